@@ -1,0 +1,131 @@
+"""`python -m grader`: grade submissions and list exercises from the command line."""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from grader.core.engine import TestsError
+from grader.exercise import ExerciseError, load_all, load_exercise
+from grader.isolation import DEFAULT_MEMORY_MB, Limits, grade_isolated
+
+EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """An argument or input file the tool cannot use; the message names it and says why."""
+
+
+def main(argv=None):
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.command(args)
+    except (ExerciseError, TestsError, UsageError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _parser():
+    parser = argparse.ArgumentParser(prog="python -m grader", description=__doc__)
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    check = commands.add_parser("check", help="grade one submission file against an exercise's hidden tests")
+    check.add_argument("exercise", help="exercise id (folder under exercises/) or path to an exercise folder")
+    check.add_argument("submission", type=Path, help="the learner's Python file")
+    check.add_argument("--json", action="store_true", help="print exactly one JSON report on stdout")
+    _add_limit_options(check)
+    check.set_defaults(command=run_check)
+
+    listing = commands.add_parser("list", help="list the exercises")
+    listing.set_defaults(command=run_list)
+    return parser
+
+
+def _add_limit_options(parser):
+    parser.add_argument("--timeout", type=_positive_number, metavar="SECONDS",
+                        help="wall-clock limit for the whole run (default: the exercise's time_limit)")
+    parser.add_argument("--memory", type=_positive_number, metavar="MB", default=DEFAULT_MEMORY_MB,
+                        help=f"memory the submission may use (default: {DEFAULT_MEMORY_MB})")
+
+
+def _positive_number(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} should be a positive number")
+    return value
+
+
+def limits_from(args, exercise):
+    return Limits(time_limit=args.timeout or exercise.time_limit, memory_mb=int(args.memory))
+
+
+def read_submission(path):
+    """The submission's source text, or UsageError naming the file and the problem."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a folder, not a Python file") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
+def run_check(args):
+    exercise = load_exercise(args.exercise)
+    source = read_submission(args.submission)
+    report = grade_isolated(exercise.grading_spec(), source, limits_from(args, exercise))
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        print(format_report(report, exercise.title))
+    return EXIT_PASSED if report["passed"] else EXIT_FAILED
+
+
+def run_list(args):
+    for exercise in load_all():
+        tags = ", ".join(exercise.tags)
+        print(f"{exercise.id:<24} {exercise.track} #{exercise.step:<3} {exercise.difficulty:<7} {exercise.title}"
+              + (f"  [{tags}]" if tags else ""))
+    return EXIT_PASSED
+
+
+def format_report(report, title):
+    marks = _marks()
+    lines = [f"{title} ({report['exercise']})"]
+    if report["error"]:
+        lines.append(_indent(f"Error: {report['error']}", "  "))
+    for test in report["tests"]:
+        lines.append(f"  {marks[test['status']]} {test['name']}  ({test['duration_ms']:.0f} ms)")
+        if test["message"] and not test["message"].startswith("Not run"):
+            lines.append(_indent(test["message"], "      "))
+        elif test["message"]:
+            lines[-1] += f" - {test['message']}"
+    passed = sum(t["status"] == "passed" for t in report["tests"])
+    lines.append(f"{passed}/{len(report['tests'])} tests passed" + (" - all good!" if report["passed"] else ""))
+    if report["stdout"]:
+        lines.append("Your code printed:")
+        lines.append(_indent(report["stdout"].rstrip("\n"), "  | "))
+    return "\n".join(lines)
+
+
+def _marks():
+    fancy = {"passed": "✓", "failed": "✗", "error": "!", "timeout": "⏱"}
+    try:
+        "".join(fancy.values()).encode(sys.stdout.encoding or "ascii")
+        return fancy
+    except (UnicodeEncodeError, LookupError):
+        return {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
+
+
+def _indent(text, prefix):
+    return "\n".join(prefix + line for line in text.splitlines())

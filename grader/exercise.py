@@ -1,0 +1,205 @@
+"""Load an exercise folder into an `Exercise`, checking its format.
+
+An exercise is a folder `exercises/<id>/` holding:
+    exercise.toml   metadata (see METADATA below)
+    statement.md    the problem statement, Markdown with $...$ / $$...$$ math
+    starter.py      what the learner's editor starts with
+    solution.py     the reference solution
+    tests.py        hidden tests: functions test_*(<entry>), docstring first line = name
+    mutants/*.py    known-wrong solutions the hidden tests must reject
+
+Every problem is reported as an `ExerciseError` naming the file (and the line,
+where there is one) and what is wrong.
+"""
+
+import dataclasses
+import re
+import tomllib
+from pathlib import Path
+
+from grader.core.engine import GradingSpec
+
+EXERCISES_DIR = Path(__file__).resolve().parent.parent / "exercises"
+DIFFICULTIES = ("Easy", "Medium", "Hard")
+REVEAL_CHOICES = ("after-pass", "never")
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+
+# key: (type, required, default)
+METADATA = {
+    "id": (str, True, None),
+    "title": (str, True, None),
+    "difficulty": (str, True, None),
+    "track": (str, True, None),
+    "step": (int, True, None),
+    "tags": (list, False, []),
+    "entry": (str, True, None),
+    "time_limit": ((int, float), False, 10),
+    "reveal_solution": (str, False, "after-pass"),
+    "hints": (list, False, []),
+}
+REQUIRED_FILES = ("exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py")
+
+
+class ExerciseError(Exception):
+    """A broken exercise: says which file (and line) and what is wrong."""
+
+    def __init__(self, path, message, line=None):
+        self.path, self.message, self.line = Path(path), message, line
+        super().__init__(f"{_display(self.path)}{f':{line}' if line else ''}: {message}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Exercise:
+    path: Path
+    id: str
+    title: str
+    difficulty: str
+    track: str
+    step: int
+    tags: tuple
+    entry: str
+    time_limit: float
+    reveal_solution: str
+    hints: tuple
+    statement: str
+    starter: str
+    solution: str
+    tests_source: str
+    mutants: dict  # mutant file name -> source
+
+    def grading_spec(self):
+        return GradingSpec(exercise_id=self.id, entry=self.entry, tests_source=self.tests_source,
+                           tests_filename=_display(self.path / "tests.py"))
+
+
+def find_exercise(name, root=EXERCISES_DIR):
+    """Folder of an exercise given by id (under `root`) or by path."""
+    as_path = Path(name)
+    if (as_path / "exercise.toml").is_file():
+        return as_path
+    if ID_PATTERN.match(name) and (Path(root) / name).is_dir():
+        return Path(root) / name
+    known = ", ".join(p.name for p in exercise_folders(root)) or "none"
+    raise ExerciseError(as_path, f"no such exercise (not a folder with exercise.toml, nor an id under "
+                                 f"{_display(Path(root))}/; known ids: {known})")
+
+
+def exercise_folders(root=EXERCISES_DIR):
+    root = Path(root)
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if (p / "exercise.toml").is_file())
+
+
+def load_exercise(name_or_path, root=EXERCISES_DIR):
+    folder = find_exercise(str(name_or_path), root)
+    for filename in REQUIRED_FILES:
+        if not (folder / filename).is_file():
+            raise ExerciseError(folder / filename, "missing (every exercise needs "
+                                                   + ", ".join(REQUIRED_FILES) + ")")
+    metadata = _read_metadata(folder)
+    texts = {name: _read_text(folder / name) for name in REQUIRED_FILES[1:]}
+    for name in ("starter.py", "solution.py", "tests.py"):
+        _check_compiles(folder / name, texts[name])
+    mutants = {}
+    if (folder / "mutants").is_dir():
+        for path in sorted((folder / "mutants").glob("*.py")):
+            mutants[path.name] = _read_text(path)
+            _check_compiles(path, mutants[path.name])
+    return Exercise(
+        path=folder, statement=texts["statement.md"], starter=texts["starter.py"],
+        solution=texts["solution.py"], tests_source=texts["tests.py"], mutants=mutants,
+        tags=tuple(metadata.pop("tags")), hints=tuple(metadata.pop("hints")), **metadata,
+    )
+
+
+def load_all(root=EXERCISES_DIR):
+    return [load_exercise(folder, root) for folder in exercise_folders(root)]
+
+
+def _read_text(path):
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ExerciseError(path, f"not valid UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ExerciseError(path, f"cannot be read: {exc.strerror}") from None
+
+
+def _check_compiles(path, source):
+    try:
+        compile(source, str(path), "exec")
+    except SyntaxError as exc:
+        raise ExerciseError(path, f"{type(exc).__name__}: {exc.msg}", exc.lineno) from None
+    except ValueError as exc:
+        raise ExerciseError(path, f"cannot be compiled: {exc}") from None
+
+
+def _read_metadata(folder):
+    path = folder / "exercise.toml"
+    text = _read_text(path)
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        raise ExerciseError(path, f"invalid TOML: {exc}", int(line.group(1)) if line else None) from None
+
+    def error(key, message):
+        return ExerciseError(path, message, _line_of(text, key))
+
+    for key in raw:
+        if key not in METADATA:
+            raise error(key, f"unknown key {key!r} (known keys: {', '.join(METADATA)})")
+    metadata = {}
+    for key, (kind, required, default) in METADATA.items():
+        if key not in raw:
+            if required:
+                raise ExerciseError(path, f"missing required key {key!r}")
+            metadata[key] = default
+            continue
+        value = raw[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            expected = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+            raise error(key, f"{key} should be {expected}, not {type(value).__name__} {value!r}")
+        metadata[key] = value
+    _check_values(metadata, folder, error)
+    return metadata
+
+
+def _check_values(meta, folder, error):
+    if meta["id"] != folder.name:
+        raise error("id", f"id {meta['id']!r} does not match the folder name {folder.name!r}")
+    if not ID_PATTERN.match(meta["id"]):
+        raise error("id", f"id {meta['id']!r} should be lowercase letters, digits and _")
+    if not meta["title"].strip():
+        raise error("title", "title is empty")
+    if meta["difficulty"] not in DIFFICULTIES:
+        raise error("difficulty", f"difficulty should be one of {', '.join(DIFFICULTIES)}, not {meta['difficulty']!r}")
+    if not re.match(r"^[a-z0-9][a-z0-9-]*$", meta["track"]):
+        raise error("track", f"track {meta['track']!r} should be a lowercase slug like 'build-gpt'")
+    if meta["step"] < 1:
+        raise error("step", f"step should be 1 or more, not {meta['step']}")
+    if not meta["entry"].isidentifier():
+        raise error("entry", f"entry {meta['entry']!r} is not a valid Python function name")
+    if not 0 < meta["time_limit"] <= 600:
+        raise error("time_limit", f"time_limit should be between 0 and 600 seconds, not {meta['time_limit']}")
+    if meta["reveal_solution"] not in REVEAL_CHOICES:
+        raise error("reveal_solution", f"reveal_solution should be one of {', '.join(REVEAL_CHOICES)}, "
+                                       f"not {meta['reveal_solution']!r}")
+    for key in ("tags", "hints"):
+        for item in meta[key]:
+            if not isinstance(item, str) or not item.strip():
+                raise error(key, f"every item of {key} should be a non-empty string, not {item!r}")
+
+
+def _line_of(text, key):
+    match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.MULTILINE)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def _display(path):
+    """A path relative to the working directory when it is inside it, else absolute."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
