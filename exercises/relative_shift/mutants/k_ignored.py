@@ -1,0 +1,13 @@
+# Forgets to multiply by k: every block rotates by w_i, i.e. it always returns M_1.
+import numpy as np
+
+
+def relative_shift(k, C):
+    idx = np.arange(0, C, 2)
+    angle = 1.0 / 10000.0 ** (idx / C)
+    M = np.zeros((C, C))
+    M[idx, idx] = np.cos(angle)
+    M[idx, idx + 1] = np.sin(angle)
+    M[idx + 1, idx] = -np.sin(angle)
+    M[idx + 1, idx + 1] = np.cos(angle)
+    return M
