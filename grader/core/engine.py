@@ -98,15 +98,15 @@ def grade(spec, source, emit=None):
 
 
 def _run(spec, source, tests, send):
-    snapshot = guard.Snapshot(extra_modules=(TESTS_MODULE,))
+    restore, extra_threads = guard.protect(extra_modules=(TESTS_MODULE,))
     entry, error = _load_submission(spec, source)
-    snapshot.restore()
-    if error is None and snapshot.extra_threads() > 0:
+    restore()
+    if error is None and extra_threads() > 0:
         error = _THREADS_MESSAGE
     send({"event": "loaded", "error": error})
     if error is not None:
         return
-    learner_function = _guarded(entry, snapshot)
+    learner_function = _guarded(entry, restore, extra_threads)
     for index, test in enumerate(tests):
         send({"event": "test_start", "index": index})
         started = time.perf_counter()
@@ -118,11 +118,11 @@ def _run(spec, source, tests, send):
         except BaseException as exc:  # the learner's code may raise anything, SystemExit included
             status, message = _verdict(exc)
         finally:
-            snapshot.restore()
+            restore()
         duration_ms = (time.perf_counter() - started) * 1000
         send({"event": "test", "index": index, "status": status, "message": message,
               "duration_ms": duration_ms})
-        if snapshot.extra_threads() > 0:
+        if extra_threads() > 0:
             send({"event": "aborted", "error": _THREADS_MESSAGE})
             return
 
@@ -159,16 +159,18 @@ _THREADS_MESSAGE = ("Your code started threads that are still running. They are 
                     "grading stopped, since running threads could change the results.")
 
 
-def _guarded(function, snapshot):
+def _guarded(function, restore, extra_threads):
     """The learner's function as the tests see it: fresh copies of the arguments, state restored after."""
+    deepcopy, threads_left_running = copy.deepcopy, _ThreadsLeftRunning  # bound before learner code can patch them
+
     def learner_function(*args, **kwargs):
-        args, kwargs = copy.deepcopy((args, kwargs))
+        args, kwargs = deepcopy((args, kwargs))
         try:
             return function(*args, **kwargs)
         finally:
-            snapshot.restore()
-            if snapshot.extra_threads() > 0:
-                raise _ThreadsLeftRunning()
+            restore()
+            if extra_threads() > 0:
+                raise threads_left_running()
     return learner_function
 
 

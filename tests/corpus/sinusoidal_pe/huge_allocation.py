@@ -1,0 +1,7 @@
+# expect: error
+# message: memory
+import numpy as np
+
+
+def sinusoidal_pe(T, C):
+    return np.ones((200_000, 200_000))

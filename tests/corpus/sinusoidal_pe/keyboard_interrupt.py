@@ -1,0 +1,4 @@
+# expect: error
+# message: KeyboardInterrupt
+def sinusoidal_pe(T, C):
+    raise KeyboardInterrupt

@@ -1,0 +1,8 @@
+# expect: failed
+import numpy as np
+
+
+def sinusoidal_pe(T, C):
+    for k in range(50_000):
+        print("all tests passed", k)
+    return np.zeros((T, C))

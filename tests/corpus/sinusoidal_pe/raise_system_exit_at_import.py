@@ -1,0 +1,3 @@
+# expect: error
+# message: exit
+raise SystemExit("bye")

@@ -1,0 +1,3 @@
+# expect: failed
+def sinusoidal_pe(T, C):
+    pass

@@ -1,0 +1,4 @@
+# expect: error
+# message: TypeError
+def sinusoidal_pe(T, C):
+    return T + "C"
