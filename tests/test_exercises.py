@@ -1,0 +1,40 @@
+"""Every shipped exercise: it loads, its reference passes, its starter does not, every mutant is caught."""
+
+import pytest
+
+from grader.exercise import load_all
+from grader.isolation import Limits, grade_isolated
+
+EXERCISES = load_all()
+
+
+def grade(exercise, source):
+    return grade_isolated(exercise.grading_spec(), source, Limits(time_limit=exercise.time_limit))
+
+
+def test_the_positional_encoding_family_ships():
+    assert {e.id for e in EXERCISES} >= {"sinusoidal_pe", "sinusoidal_pos", "relative_shift", "position_similarity"}
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.id)
+def test_reference_passes_every_test(exercise):
+    report = grade(exercise, exercise.solution)
+    assert report["passed"], [(t["name"], t["message"]) for t in report["tests"] if t["status"] != "passed"]
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.id)
+def test_starter_does_not_pass(exercise):
+    assert not grade(exercise, exercise.starter)["passed"]
+
+
+@pytest.mark.parametrize("exercise, mutant", [(e, m) for e in EXERCISES for m in e.mutants],
+                         ids=lambda v: v if isinstance(v, str) else v.id)
+def test_every_mutant_is_caught(exercise, mutant):
+    report = grade(exercise, exercise.mutants[mutant])
+    assert report["error"] is None, "a mutant should load and be caught by a test"
+    assert any(t["status"] in ("failed", "error") for t in report["tests"])
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.id)
+def test_at_least_four_mutants(exercise):
+    assert len(exercise.mutants) >= 4
