@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install everything the test suite needs on a fresh machine, then run it.
+# Extra arguments go to pytest (e.g. `bash tests/run.sh -k cli -x`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+npm ci --no-audit --no-fund --loglevel=error
+if [ ! -x /usr/bin/chromium ]; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq chromium
+fi
+
+set +e
+python3 -m pytest "$@"
+status=$?
+set -e
+if [ "$status" -eq 5 ]; then
+    echo "pytest collected no tests: treating that as a failure" >&2
+    exit 1
+fi
+exit "$status"

@@ -1,0 +1,73 @@
+"""Loading exercise folders: each kind of broken exercise names the file, the line where known, and the problem."""
+
+import shutil
+
+import pytest
+
+from grader.exercise import EXERCISES_DIR, ExerciseError, load_exercise
+
+
+@pytest.fixture
+def exercise_dir(tmp_path):
+    folder = tmp_path / "sinusoidal_pe"
+    shutil.copytree(EXERCISES_DIR / "sinusoidal_pe", folder)
+    return folder
+
+
+def replace_in(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_a_shipped_exercise_loads(exercise_dir):
+    exercise = load_exercise(exercise_dir)
+    assert exercise.id == "sinusoidal_pe" and exercise.track == "build-gpt" and exercise.step == 2
+    assert exercise.difficulty in ("Easy", "Medium", "Hard")
+    assert exercise.entry == "sinusoidal_pe"
+    assert len(exercise.mutants) >= 4
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ('difficulty = "Easy"', 'difficulty = "easy"', r"exercise.toml:\d+: difficulty should be one of Easy, Medium, Hard"),
+    ("step = 2", 'step = "two"', r"exercise.toml:\d+: step should be int, not str"),
+    ('entry = "sinusoidal_pe"', 'entry = "sinusoidal-pe"', r"exercise.toml:\d+: entry .* not a valid Python function name"),
+    ('title =', 'colour = "red"\ntitle =', r"exercise.toml:\d+: unknown key 'colour'"),
+    ('id = "sinusoidal_pe"', 'id = "other"', r"exercise.toml:\d+: id 'other' does not match the folder name"),
+    ('title =', 'title = = ', r"exercise.toml:\d+: invalid TOML"),
+])
+def test_bad_metadata_is_reported_with_file_and_line(exercise_dir, old, new, expected):
+    replace_in(exercise_dir / "exercise.toml", old, new)
+    with pytest.raises(ExerciseError, match=expected):
+        load_exercise(exercise_dir)
+
+
+def test_missing_required_key(exercise_dir):
+    path = exercise_dir / "exercise.toml"
+    path.write_text("\n".join(l for l in path.read_text().splitlines() if not l.startswith("entry")))
+    with pytest.raises(ExerciseError, match="missing required key 'entry'"):
+        load_exercise(exercise_dir)
+
+
+def test_missing_file(exercise_dir):
+    (exercise_dir / "starter.py").unlink()
+    with pytest.raises(ExerciseError, match=r"starter.py: missing"):
+        load_exercise(exercise_dir)
+
+
+def test_syntax_error_in_a_mutant_names_it_and_the_line(exercise_dir):
+    mutant = sorted((exercise_dir / "mutants").glob("*.py"))[0]
+    mutant.write_text("def f(:\n")
+    with pytest.raises(ExerciseError, match=rf"{mutant.name}:1: SyntaxError"):
+        load_exercise(exercise_dir)
+
+
+def test_non_utf8_statement(exercise_dir):
+    (exercise_dir / "statement.md").write_bytes(b"\xff\xfe bad")
+    with pytest.raises(ExerciseError, match="statement.md: not valid UTF-8"):
+        load_exercise(exercise_dir)
+
+
+def test_unknown_id_lists_the_known_ones():
+    with pytest.raises(ExerciseError, match="no such exercise.*sinusoidal_pe"):
+        load_exercise("no_such_exercise")
