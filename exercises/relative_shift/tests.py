@@ -80,8 +80,9 @@ def _call(relative_shift, k, C):
     M = as_array(result, what=f"relative_shift({k}, {C})")
     shape = tuple(M.shape)
     if shape != (C, C):
-        hint = " (one 2x2 block per pair is enough only if they are placed on the diagonal of a (C, C) matrix)" \
-            if shape == (C // 2, 2, 2) else ""
+        hint = ""
+        if shape == (C // 2, 2, 2):
+            hint = " (looks like a stack of the C/2 blocks; place them on the diagonal of a (C, C) matrix)"
         fail(f"relative_shift({k}, {C}): expected shape ({C}, {C}), got {shape}{hint}")
     expect_finite(M, what=f"relative_shift({k}, {C})")
     return M, tol
