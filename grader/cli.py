@@ -3,9 +3,11 @@
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
+from grader.batch import BatchError, Progress, run_batch, summarize
 from grader.core.engine import TestsError
 from grader.exercise import ExerciseError, load_all, load_exercise
 from grader.isolation import DEFAULT_MEMORY_MB, Limits, grade_isolated
@@ -13,20 +15,25 @@ from grader.isolation import DEFAULT_MEMORY_MB, Limits, grade_isolated
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM stops like Ctrl+C: children killed, finished results kept
+
+
 class UsageError(Exception):
     """An argument or input file the tool cannot use; the message names it and says why."""
 
 
 def main(argv=None):
+    signal.signal(signal.SIGTERM, _interrupt)
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         return args.command(args)
-    except (ExerciseError, TestsError, UsageError) as exc:
+    except (ExerciseError, TestsError, UsageError, BatchError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print("\ninterrupted: what was graded is saved; run the same command again to resume", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (e.g. `| head`); stop quietly like other command-line tools.
@@ -44,6 +51,17 @@ def _parser():
     check.add_argument("--json", action="store_true", help="print exactly one JSON report on stdout")
     _add_limit_options(check)
     check.set_defaults(command=run_check)
+
+    batch = commands.add_parser("batch", help="grade every *.py in a folder, one learner per file")
+    batch.add_argument("exercise", help="exercise id (folder under exercises/) or path to an exercise folder")
+    batch.add_argument("folder", type=Path, help="folder of submissions (*.py)")
+    batch.add_argument("--out", type=Path, help="results file: JSON Lines, or CSV when it ends in .csv "
+                                                 "(default: <exercise>-results.jsonl)")
+    batch.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1,
+                       help="submissions graded at once (default: the number of cores)")
+    batch.add_argument("--force", action="store_true", help="grade everything again, replacing the results file")
+    _add_limit_options(batch)
+    batch.set_defaults(command=run_batch_command)
 
     listing = commands.add_parser("list", help="list the exercises")
     listing.set_defaults(command=run_list)
@@ -64,6 +82,16 @@ def _positive_number(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r} should be a positive number")
+    return value
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} should be 1 or more")
     return value
 
 
@@ -94,6 +122,16 @@ def run_check(args):
     else:
         print(format_report(report, exercise.title))
     return EXIT_PASSED if report["passed"] else EXIT_FAILED
+
+
+def run_batch_command(args):
+    exercise = load_exercise(args.exercise)
+    out = args.out or Path(f"{exercise.id}-results.jsonl")
+    records, test_names = run_batch(exercise, args.folder, out, limits_from(args, exercise),
+                                    args.jobs, args.force, Progress())
+    print(summarize(records, test_names))
+    print(f"\nResults: {out}")
+    return EXIT_PASSED
 
 
 def run_list(args):

@@ -12,6 +12,7 @@ a full report, and the child's prints never reach the parent's own stdout.
 
 import dataclasses
 import json
+import math
 import multiprocessing
 import os
 import resource
@@ -28,6 +29,7 @@ from grader.core.report import ReportBuilder
 DEFAULT_MEMORY_MB = 1024
 RAW_OUTPUT_BYTES = 64_000          # cap on what the child writes to fds 1/2 and to any one file
 MAX_MESSAGE_BYTES = 1_000_000      # a single event larger than this means tampering
+CPU_LIMIT_MARGIN = 5                # seconds of CPU past the time limit before the kernel ends a child
 STARTUP_TIMEOUT = 60.0             # fork + setup, before the time limit starts
 RAW_OUTPUT_FILE = "raw-output.txt"
 
@@ -45,16 +47,21 @@ class Limits:
     memory_mb: int = DEFAULT_MEMORY_MB  # address space the child may add to what the fork server uses
 
 
-def grade_isolated(spec, source, limits):
-    """Grade `source` in a fresh child process; always returns a full report."""
-    test_names = [test.name for test in load_tests(spec)]  # raises TestsError for a broken exercise
+def grade_isolated(spec, source, limits, test_names=None):
+    """Grade `source` in a fresh child process; always returns a full report.
+
+    `test_names` saves loading the hidden tests again when grading many submissions.
+    """
+    if test_names is None:
+        test_names = [test.name for test in load_tests(spec)]  # raises TestsError for a broken exercise
     token = secrets.token_hex(16)
     workdir = tempfile.mkdtemp(prefix="grader-run-")
     receiver, sender = _context.Pipe(duplex=False)
     child = _context.Process(target=_child_main, name="grader-child",
-                             args=(sender, token, dataclasses.asdict(spec), source, workdir, limits.memory_mb))
+                             args=(sender, token, dataclasses.asdict(spec), source, workdir, limits))
     try:
         child.start()
+        _live_children.add(child)
         sender.close()
         builder = ReportBuilder(spec.exercise_id, test_names)
         interruption = _follow(receiver, token, builder, limits.time_limit)
@@ -68,7 +75,17 @@ def grade_isolated(spec, source, limits):
     finally:
         receiver.close()
         _kill_group(child)
+        _live_children.discard(child)
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def kill_all_children():
+    """Kill every child still grading (e.g. on Ctrl+C); their grade_isolated calls then return at once."""
+    for child in list(_live_children):
+        _kill_group(child)
+
+
+_live_children = set()
 
 
 def _follow(receiver, token, builder, time_limit):
@@ -136,12 +153,12 @@ def _read_raw_output(workdir):
         return ""
 
 
-def _child_main(sender, token, spec_fields, source, workdir, memory_mb):
+def _child_main(sender, token, spec_fields, source, workdir, limits):
     """Runs in the forked child: confine itself, grade, report, exit without cleanup handlers."""
     os.setsid()
     os.chdir(workdir)
     _redirect_std_streams()
-    _set_limits(memory_mb)
+    _set_limits(limits)
 
     def emit(event):
         sender.send_bytes(json.dumps([token, event]).encode())
@@ -167,12 +184,15 @@ def _redirect_std_streams():
     os.close(devnull)
 
 
-def _set_limits(memory_mb):
+def _set_limits(limits):
     # Writing past the file-size cap fails with EFBIG instead of killing the child.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (RAW_OUTPUT_BYTES, RAW_OUTPUT_BYTES))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    address_space = _current_address_space() + memory_mb * 1024 * 1024
+    # A backstop should the parent die without killing us: the kernel ends a child that spins on.
+    cpu_seconds = math.ceil(limits.time_limit) + CPU_LIMIT_MARGIN
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    address_space = _current_address_space() + limits.memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
 
 
