@@ -1,5 +1,5 @@
 # expect: error
-# message: memory
+# message: memory|too big
 import numpy as np
 
 
