@@ -1,0 +1,65 @@
+"""Build the static site into _site/, or build it and serve it.
+
+    python build.py [--out DIR] [--exercises DIR] [--pyodide-url URL | --pyodide-dist DIR]
+    python build.py serve [--port 8000] [--host 127.0.0.1] [same options]
+
+Exit code 2 when the site cannot be built (the message says which file and why).
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+from sitebuild import BuildError
+from sitebuild.pipeline import BuildOptions, build_site
+from sitebuild.serve import serve
+
+EXIT_UNUSABLE = 2
+
+
+def main(argv=None):
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command != "serve" and (args.port is not None or args.host is not None):
+        parser.error("--port and --host only go with the serve command")
+    if args.pyodide_url and args.pyodide_dist:
+        parser.error("give either --pyodide-url or --pyodide-dist, not both")
+    options = BuildOptions(**{name: value for name, value in (
+        ("out_dir", args.out), ("exercises_dir", args.exercises),
+        ("pyodide_url", args.pyodide_url), ("pyodide_dist", args.pyodide_dist),
+    ) if value is not None})
+    try:
+        count, seconds = build_site(options)
+    except BuildError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    print(f"Built {count} exercise{'s' if count != 1 else ''} into {options.out_dir} in {seconds:.2f} s")
+    if args.command == "serve":
+        try:
+            serve(options.out_dir, args.host or "127.0.0.1", 8000 if args.port is None else args.port)
+        except OSError as exc:
+            print(f"error: cannot serve on {args.host or '127.0.0.1'}:{args.port or 8000}: {exc.strerror}",
+                  file=sys.stderr)
+            return EXIT_UNUSABLE
+    return 0
+
+
+def _parser():
+    parser = argparse.ArgumentParser(prog="python build.py", description="Build the exercise site (and serve it).")
+    parser.add_argument("command", nargs="?", choices=("build", "serve"), default="build",
+                        help="build (default) or build then serve over HTTP")
+    parser.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: _site/ in the project)")
+    parser.add_argument("--exercises", type=Path, metavar="DIR",
+                        help="folder of exercises to build (default: exercises/ in the project)")
+    parser.add_argument("--pyodide-url", metavar="URL",
+                        help="load Pyodide from this URL (e.g. a CDN) instead of copying it into the site")
+    parser.add_argument("--pyodide-dist", type=Path, metavar="DIR",
+                        help="take the self-hosted Pyodide from this official release folder "
+                             "instead of node_modules + the wheel cache")
+    parser.add_argument("--port", type=int, help="serve: port to listen on (default: 8000)")
+    parser.add_argument("--host", help="serve: address to listen on (default: 127.0.0.1)")
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(main())

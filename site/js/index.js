@@ -1,0 +1,20 @@
+// Index page: fill each exercise's progress badge from what the exercise page
+// saved in localStorage (mlex:progress:<id> = "solved" | "attempted").
+
+const LABELS = { solved: "Solved", attempted: "Attempted" };
+
+function readProgress(id) {
+  try {
+    return localStorage.getItem(`mlex:progress:${id}`);
+  } catch {
+    return null; // storage disabled (e.g. some private modes): show no progress
+  }
+}
+
+for (const badge of document.querySelectorAll("[data-progress-for]")) {
+  const state = readProgress(badge.dataset.progressFor);
+  if (Object.hasOwn(LABELS, state ?? "")) {
+    badge.textContent = LABELS[state];
+    badge.classList.add(`progress-${state}`);
+  }
+}

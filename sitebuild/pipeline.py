@@ -1,0 +1,129 @@
+"""Build the whole site: load and check every exercise, render, bundle, copy Pyodide."""
+
+import dataclasses
+import json
+import shutil
+import time
+from itertools import groupby
+from pathlib import Path
+
+from grader.core.engine import TestsError, load_tests
+from grader.exercise import ExerciseError, load_all
+from sitebuild import BuildError
+from sitebuild.bundle import bundle
+from sitebuild.data import grader_core_files, grading_data
+from sitebuild.markdown import MarkdownError, render_markdown
+from sitebuild.output import staged_output
+from sitebuild.pyodide_dist import DistError, copy_dist, ensure_dist
+from sitebuild.render import Renderer
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclasses.dataclass(frozen=True)
+class BuildOptions:
+    out_dir: Path = PROJECT_ROOT / "_site"
+    exercises_dir: Path = PROJECT_ROOT / "exercises"
+    pyodide_url: str | None = None  # None: self-host Pyodide under <out>/pyodide/
+    pyodide_dist: Path | None = None  # an official Pyodide release folder to take it from
+    project_root: Path = PROJECT_ROOT
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    """One exercise, checked and ready to render."""
+    exercise: object
+    test_names: list
+    statement_html: str
+    hints_html: list
+
+
+def build_site(options):
+    """Build into options.out_dir, replacing it only on success; return (exercise count, seconds)."""
+    started = time.perf_counter()
+    try:
+        pages = [_prepare(exercise) for exercise in _load_exercises(options.exercises_dir)]
+        _check_steps(pages)
+        tracks = _tracks(pages)
+        renderer = Renderer(options.project_root / "site" / "templates")
+        pyodide_url = options.pyodide_url.rstrip("/") + "/" if options.pyodide_url else "../../pyodide/"
+        with staged_output(options.out_dir) as out:
+            _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks]))
+            for _, track in tracks:
+                for index, page in enumerate(track):
+                    _write_exercise(out, renderer, page, track, index, pyodide_url)
+            _write_assets(out / "assets", options.project_root)
+            if options.pyodide_url is None:
+                dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
+                copy_dist(dist, out / "pyodide")
+    except (ExerciseError, DistError) as exc:
+        raise BuildError(str(exc)) from None
+    return len(pages), time.perf_counter() - started
+
+
+def _load_exercises(exercises_dir):
+    exercises = load_all(exercises_dir)
+    if not exercises:
+        raise BuildError(f"{exercises_dir}: no exercises (folders holding an exercise.toml)")
+    return exercises
+
+
+def _prepare(exercise):
+    try:
+        test_names = [test.name for test in load_tests(exercise.grading_spec())]
+    except TestsError as exc:
+        raise BuildError(str(exc)) from None
+    except SystemExit:  # not an Exception, so load_tests lets it through
+        raise ExerciseError(exercise.path / "tests.py", "hidden tests call exit while being imported") from None
+    try:
+        statement_html = render_markdown(exercise.statement)
+    except MarkdownError as exc:
+        raise ExerciseError(exercise.path / "statement.md", exc.message, exc.line) from None
+    try:
+        hints_html = [render_markdown(hint) for hint in exercise.hints]
+    except MarkdownError as exc:
+        raise ExerciseError(exercise.path / "exercise.toml", f"in hints: {exc.message}") from None
+    return Page(exercise, test_names, statement_html, hints_html)
+
+
+def _check_steps(pages):
+    seen = {}
+    for page in pages:
+        key = (page.exercise.track, page.exercise.step)
+        if key in seen:
+            raise ExerciseError(page.exercise.path / "exercise.toml",
+                                f"step {key[1]} of track {key[0]!r} is already used by {seen[key].id}")
+        seen[key] = page.exercise
+
+
+def _tracks(pages):
+    """[(track slug, [Page, ...] by step)], tracks in alphabetical order."""
+    ordered = sorted(pages, key=lambda p: (p.exercise.track, p.exercise.step))
+    return [(slug, list(group)) for slug, group in groupby(ordered, key=lambda p: p.exercise.track)]
+
+
+def _write_exercise(out, renderer, page, track, index, pyodide_url):
+    exercise = page.exercise
+    folder = out / "exercises" / exercise.id
+    html = renderer.exercise(
+        exercise, statement_html=page.statement_html, hints_html=page.hints_html,
+        test_names=page.test_names, pyodide_url=pyodide_url,
+        prev_exercise=track[index - 1].exercise if index > 0 else None,
+        next_exercise=track[index + 1].exercise if index + 1 < len(track) else None,
+    )
+    _write(folder / "index.html", html)
+    _write(folder / "grading.json", json.dumps(grading_data(exercise, page.test_names)))
+    if exercise.reveal_solution == "after-pass":
+        _write(folder / "solution.py", exercise.solution)
+
+
+def _write_assets(assets, project_root):
+    assets.mkdir(parents=True)
+    bundle(project_root, assets)
+    shutil.copyfile(project_root / "site" / "css" / "style.css", assets / "style.css")
+    _write(assets / "grader-core.json", json.dumps(grader_core_files(project_root)))
+
+
+def _write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")

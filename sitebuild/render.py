@@ -1,0 +1,48 @@
+"""Render the index and exercise pages through the Jinja2 templates in site/templates/."""
+
+import json
+
+import jinja2
+from markupsafe import Markup
+
+SITE_NAME = "ML Exercises"
+# Spellings of words in track titles; other words are capitalized, and vowel-less
+# ones ("gpt", "mlp", "rnn") are taken for acronyms.
+SPELLINGS = {"ai": "AI", "bert": "BERT", "gan": "GAN", "gru": "GRU", "lora": "LoRA", "vae": "VAE", "vit": "ViT"}
+
+
+def track_title(slug):
+    """'build-gpt' -> 'Build GPT'."""
+    def word(w):
+        if w in SPELLINGS:
+            return SPELLINGS[w]
+        return w.upper() if not set(w) & set("aeiouy") else w.capitalize()
+    return " ".join(word(w) for w in slug.split("-") if w)
+
+
+def starter_json(source):
+    """The starter code as a JSON string that is safe inside <script type="application/json">."""
+    return Markup(json.dumps(source).replace("</", "<\\/").replace("<!--", "<\\u0021--"))
+
+
+class Renderer:
+    def __init__(self, templates_dir):
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(templates_dir), autoescape=True,
+            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        )
+        self.env.globals["site_name"] = SITE_NAME
+        self.env.filters["track_title"] = track_title
+
+    def index(self, tracks):
+        """tracks: [(slug, [Exercise, ...] ordered by step)], ordered for display."""
+        return self.env.get_template("index.html").render(root="", tracks=tracks)
+
+    def exercise(self, exercise, *, statement_html, hints_html, test_names, prev_exercise, next_exercise,
+                 pyodide_url):
+        return self.env.get_template("exercise.html").render(
+            root="../../", exercise=exercise, statement_html=Markup(statement_html),
+            hints_html=[Markup(h) for h in hints_html], test_names=test_names,
+            prev=prev_exercise, next=next_exercise, pyodide_url=pyodide_url,
+            starter_json=starter_json(exercise.starter),
+        )

@@ -1,0 +1,321 @@
+"""Tests for the site build (`python build.py`): output layout, pages, data files, errors."""
+
+import dataclasses
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from grader.core.engine import GradingSpec, load_tests
+from grader.exercise import load_all, load_exercise
+from sitebuild.markdown import MarkdownError, render_markdown
+from sitebuild.render import starter_json, track_title
+from sitebuild.serve import make_server
+
+ROOT = Path(__file__).resolve().parents[1]
+CDN = "https://cdn.jsdelivr.net/pyodide/v0.27.7/full/"
+CONTRACT_KEYS = ["exercise_id", "entry", "tests_source", "tests_filename", "time_limit", "test_names"]
+
+
+def build(*args):
+    return subprocess.run([sys.executable, str(ROOT / "build.py"), *map(str, args)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build") / "_site"
+    result = build("--out", out, "--pyodide-url", CDN)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def exercises():
+    return load_all()
+
+
+def page_of(site, exercise_id):
+    return (site / "exercises" / exercise_id / "index.html").read_text()
+
+
+def between(text, start, end):
+    """The text between the first `start` and the next `end`."""
+    return text.split(start, 1)[1].split(end, 1)[0]
+
+
+# --- Output layout and data files ---
+
+def test_output_layout(site, exercises):
+    for name in ("page.js", "worker.js", "index.js", "style.css", "grader-core.json"):
+        assert (site / "assets" / name).is_file(), name
+    assert not (site / "pyodide").exists()
+    for exercise in exercises:
+        folder = site / "exercises" / exercise.id
+        assert (folder / "index.html").is_file()
+        assert (folder / "grading.json").is_file()
+        assert (folder / "solution.py").is_file() == (exercise.reveal_solution == "after-pass")
+        if exercise.reveal_solution == "after-pass":
+            assert (folder / "solution.py").read_text() == exercise.solution
+    assert not list(site.parent.glob("_site.*")), "temporary folders left beside the output"
+
+
+def test_grading_json_matches_the_contract(site, exercises):
+    for exercise in exercises:
+        data = json.loads((site / "exercises" / exercise.id / "grading.json").read_text())
+        assert list(data) == CONTRACT_KEYS
+        fields = [f.name for f in dataclasses.fields(GradingSpec)]
+        spec = GradingSpec(**{key: data[key] for key in fields})
+        assert spec == GradingSpec(exercise.id, exercise.entry, exercise.tests_source, "tests.py")
+        assert data["time_limit"] == exercise.time_limit
+        assert data["test_names"] == [t.name for t in load_tests(exercise.grading_spec())]
+
+
+def test_grader_core_json_holds_the_pure_grader(site):
+    files = json.loads((site / "assets" / "grader-core.json").read_text())
+    expected = ["grader/__init__.py"] + [f"grader/core/{p.name}" for p in sorted((ROOT / "grader/core").glob("*.py"))]
+    assert sorted(files) == sorted(expected)
+    for path, source in files.items():
+        assert source == (ROOT / path).read_text()
+
+
+# --- Index ---
+
+def test_index_groups_by_track_and_orders_by_step(site, exercises):
+    index = (site / "index.html").read_text()
+    sections = re.findall(r'<section class="track" id="track-([a-z0-9-]+)"(.*?)</section>', index, re.S)
+    tracks = sorted({e.track for e in exercises})
+    assert [slug for slug, _ in sections] == tracks
+    for slug, body in sections:
+        in_track = sorted((e for e in exercises if e.track == slug), key=lambda e: e.step)
+        assert f">{track_title(slug)}</h2>" in body
+        assert re.findall(r'href="exercises/([a-z0-9_]+)/"', body) == [e.id for e in in_track]
+        for exercise in in_track:
+            assert html.escape(exercise.title) in body
+            assert f'<span class="difficulty difficulty-{exercise.difficulty.lower()}">' in body
+            assert f'<span class="progress" data-progress-for="{exercise.id}"></span>' in body
+            for tag in exercise.tags:
+                assert f'<li class="tag">{html.escape(tag)}</li>' in body
+
+
+def test_track_titles():
+    assert track_title("build-gpt") == "Build GPT"
+    assert track_title("primitives") == "Primitives"
+    assert track_title("lora-fine-tuning") == "LoRA Fine Tuning"
+
+
+# --- Exercise pages ---
+
+def test_exercise_page_follows_the_contract(site, exercises):
+    for exercise in exercises:
+        page = page_of(site, exercise.id)
+        assert (f'<body data-exercise-id="{exercise.id}" data-pyodide-url="{CDN}" data-assets-url="../../assets/" '
+                f'data-time-limit="{exercise.time_limit}" data-reveal-solution="{exercise.reveal_solution}">') in page
+        for fragment in ('<article id="statement"', '<ol id="test-list">', '<nav id="track-nav"',
+                         '<div id="editor" aria-label="Code editor"></div>', 'id="run-button"', "Ctrl",
+                         'id="reset-button"', '<p id="runtime-status" role="status">',
+                         '<section id="results" aria-live="polite"',
+                         '<script type="module" src="../../assets/page.js"></script>'):
+            assert fragment in page, (exercise.id, fragment)
+        assert ('<section id="hints"' in page) == bool(exercise.hints)
+        assert page.count("<li hidden>") == len(exercise.hints)
+        has_solution = exercise.reveal_solution == "after-pass"
+        assert ('<section id="solution" hidden' in page) == has_solution
+        assert ('<code id="solution-code"></code>' in page) == has_solution
+
+
+def test_statement_is_rendered_with_mathml(site, exercises):
+    for exercise in exercises:
+        statement = between(page_of(site, exercise.id), '<article id="statement" class="prose">', "</article>")
+        assert "<h2>" in statement
+        prose = re.sub(r"<code[^>]*>.*?</code>", "", statement, flags=re.S)
+        if "$" in exercise.statement:
+            assert "<math" in statement
+        if "\\$" not in exercise.statement:  # no literal dollars: every $ became math
+            assert "$" not in prose, exercise.id
+    sinusoidal = page_of(site, "sinusoidal_pe")
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in sinusoidal
+    assert "<mfrac>" in sinusoidal
+
+
+def test_hidden_test_names_are_listed(site):
+    page = page_of(site, "sinusoidal_pe")
+    names = [t.name for t in load_tests(load_exercise("sinusoidal_pe").grading_spec())]
+    assert len(names) == 6
+    assert "This problem ships 6 hidden tests. Your code is graded in your browser; the tests' code is not shown." in page
+    listed = re.findall(r"<li>(.*?)</li>", between(page, '<ol id="test-list">', "</ol>"))
+    assert [html.unescape(name) for name in listed] == names
+
+
+def test_prev_next_links_stay_within_the_track(site, exercises):
+    for exercise in exercises:
+        track = sorted((e for e in exercises if e.track == exercise.track), key=lambda e: e.step)
+        position = track.index(exercise)
+        nav = between(page_of(site, exercise.id), '<nav id="track-nav"', "</nav>")
+        prev_links = re.findall(r'<a rel="prev" href="\.\./([a-z0-9_]+)/">', nav)
+        next_links = re.findall(r'<a rel="next" href="\.\./([a-z0-9_]+)/">', nav)
+        assert prev_links == ([track[position - 1].id] if position > 0 else [])
+        assert next_links == ([track[position + 1].id] if position + 1 < len(track) else [])
+
+
+def test_starter_code_round_trips(site, exercises):
+    for exercise in exercises:
+        page = page_of(site, exercise.id)
+        raw = between(page, '<script type="application/json" id="starter-code">', "</script>")
+        assert json.loads(raw) == exercise.starter
+
+
+def test_starter_json_cannot_end_its_script_element():
+    source = 'x = "</script><!-- <script>"\n'
+    encoded = str(starter_json(source))
+    assert "</" not in encoded and "<!--" not in encoded
+    assert json.loads(encoded) == source
+
+
+def test_self_hosted_pyodide(tmp_path):
+    out = tmp_path / "_site"
+    result = build("--out", out)
+    assert result.returncode == 0, result.stderr
+    assert (out / "pyodide" / "pyodide.asm.wasm").is_file()
+    assert len(list((out / "pyodide").glob("numpy-*.whl"))) == 1
+    assert 'data-pyodide-url="../../pyodide/"' in page_of(out, "sinusoidal_pe")
+
+
+# --- Statement Markdown ---
+
+def test_markdown_math_is_protected_from_markdown():
+    rendered = render_markdown(r"Let $a_1 * b_2 * c\_d$ and *emphasis*.")
+    assert "<em>" in rendered and rendered.count("<em>") == 1
+    assert "<msub><mi>a</mi><mn>1</mn></msub>" in rendered
+
+
+def test_markdown_dollars_that_are_not_math():
+    rendered = render_markdown("Costs \\$5, or `$x$` in code, or $3 and $4.\n\n```\nprint('$y$')\n```\n")
+    assert "<math" not in rendered
+    assert "Costs $5" in rendered
+    assert "<code>$x$</code>" in rendered
+    assert "print('$y$')" in rendered
+
+
+def test_markdown_display_math_and_code_class():
+    rendered = render_markdown("Text\n\n$$\n\\frac{1}{2}\n$$\n\n```python\nx = 1\n```\n")
+    assert '<div class="math-display"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in rendered
+    assert '<pre class="code-block"><code class="language-python">x = 1\n</code></pre>' in rendered
+
+
+def test_markdown_tables():
+    assert "<table>" in render_markdown("| a | b |\n|---|---|\n| $x$ | 2 |\n")
+
+
+@pytest.mark.parametrize("latex, problem", [
+    (r"\frac{1}", "fraction"),
+    (r"x^{2", "unbalanced braces"),
+    (r"\notacommand x", r"unknown command \notacommand"),
+    (r"x^", "missing"),
+])
+def test_markdown_latex_errors_name_the_formula_and_line(latex, problem):
+    with pytest.raises(MarkdownError) as caught:
+        render_markdown(f"Intro.\n\nFirst line\nthen ${latex}$ here.\n")
+    assert caught.value.line == 4
+    assert f"${latex}$" in caught.value.message and problem in caught.value.message
+
+
+# --- Broken exercises ---
+
+def _break_toml(folder):
+    (folder / "exercise.toml").write_text('id = "sinusoidal_pe"\ntitle = \n')
+    return "exercise.toml", "invalid TOML"
+
+
+def _remove_starter(folder):
+    (folder / "starter.py").unlink()
+    return "starter.py", "missing"
+
+
+def _break_latex(folder):
+    with open(folder / "statement.md", "a") as statement:
+        statement.write("\nA broken formula: $\\frac{1}$.\n")
+    return "statement.md", "\\frac{1}"
+
+
+def _break_hint(folder):
+    toml = folder / "exercise.toml"
+    toml.write_text(toml.read_text().replace("hints = [", 'hints = [\n  "Look at $x^$.",', 1))
+    return "exercise.toml", "x^"
+
+
+def _break_tests_import(folder):
+    tests = folder / "tests.py"
+    tests.write_text('raise RuntimeError("tests are broken")\n' + tests.read_text())
+    return "tests.py", "tests are broken"
+
+
+def _duplicate_step(folder):
+    twin = folder.parent / "twin_pe"
+    shutil.copytree(folder, twin)
+    toml = twin / "exercise.toml"
+    toml.write_text(toml.read_text().replace('id = "sinusoidal_pe"', 'id = "twin_pe"'))
+    return "exercise.toml", "already used by sinusoidal_pe"
+
+
+@pytest.mark.parametrize("breaker", [_break_toml, _remove_starter, _break_latex, _break_hint,
+                                     _break_tests_import, _duplicate_step])
+def test_broken_exercise_stops_the_build_and_keeps_the_previous_site(site, tmp_path, breaker):
+    exercises_dir = tmp_path / "exercises"
+    folder = exercises_dir / "sinusoidal_pe"
+    shutil.copytree(ROOT / "exercises" / "sinusoidal_pe", folder)
+    filename, problem = breaker(folder)
+    out = tmp_path / "_site"
+    shutil.copytree(site, out)
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+
+    result = build("--exercises", exercises_dir, "--out", out, "--pyodide-url", CDN)
+
+    assert result.returncode == 2
+    message = result.stderr.strip()
+    assert "\n" not in message and "Traceback" not in message, message
+    assert message.startswith("error: ") and filename in message and problem in message, message
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+    assert (out / "index.html").read_text() == (site / "index.html").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_site", "exercises"]
+
+
+def test_refuses_to_replace_a_folder_that_is_not_a_site(tmp_path):
+    out = tmp_path / "notes"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    result = build("--out", out, "--pyodide-url", CDN)
+    assert result.returncode == 2 and "refusing to replace" in result.stderr
+    assert (out / "keep.txt").read_text() == "mine"
+
+
+def test_no_exercises(tmp_path):
+    result = build("--exercises", tmp_path, "--out", tmp_path / "_site", "--pyodide-url", CDN)
+    assert result.returncode == 2 and "no exercises" in result.stderr
+
+
+# --- Serving ---
+
+def test_server_mime_types_and_no_cache(tmp_path):
+    for name in ("index.html", "a.js", "b.mjs", "c.wasm", "d.json", "e.css"):
+        (tmp_path / name).write_bytes(b"x")
+    server = make_server(tmp_path, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        expected = {"index.html": "text/html", "a.js": "text/javascript", "b.mjs": "text/javascript",
+                    "c.wasm": "application/wasm", "d.json": "application/json", "e.css": "text/css"}
+        for name, mime in expected.items():
+            with urllib.request.urlopen(base + name) as response:
+                assert response.headers.get_content_type() == mime, name
+                assert response.headers["Cache-Control"] == "no-cache"
+    finally:
+        server.shutdown()
+        server.server_close()
