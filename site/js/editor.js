@@ -1,0 +1,81 @@
+// The code editor: CodeMirror 6 with Python, 4-space indentation, Tab to indent,
+// and a light or dark theme that follows the system setting.
+import { basicSetup, EditorView } from "codemirror";
+import { python } from "@codemirror/lang-python";
+import { Compartment, EditorState } from "@codemirror/state";
+import { keymap } from "@codemirror/view";
+import { indentWithTab } from "@codemirror/commands";
+import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
+import { tags as t } from "@lezer/highlight";
+
+const lightTheme = EditorView.theme({
+  "&": { backgroundColor: "#ffffff", color: "#1f2328" },
+  ".cm-gutters": { backgroundColor: "#f6f8fa", color: "#6e7781", borderRight: "1px solid #d0d7de" },
+  ".cm-activeLine": { backgroundColor: "#f3f6fa" },
+  ".cm-activeLineGutter": { backgroundColor: "#e8edf3" },
+}, { dark: false });
+
+const darkTheme = EditorView.theme({
+  "&": { backgroundColor: "#1e2228", color: "#d7dae0" },
+  ".cm-content": { caretColor: "#f0f0f0" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "#f0f0f0" },
+  ".cm-gutters": { backgroundColor: "#1a1d22", color: "#7d8590", borderRight: "1px solid #30363d" },
+  ".cm-activeLine": { backgroundColor: "#262b33" },
+  ".cm-activeLineGutter": { backgroundColor: "#262b33" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection":
+    { backgroundColor: "#3a4a63" },
+  ".cm-matchingBracket": { backgroundColor: "#3d4f3d", outline: "1px solid #6a8f6a" },
+  ".cm-panels": { backgroundColor: "#1a1d22", color: "#d7dae0" },
+  ".cm-tooltip": { backgroundColor: "#262b33", border: "1px solid #30363d" },
+}, { dark: true });
+
+// Colours chosen for at least 4.5:1 contrast on the dark background.
+const darkHighlight = HighlightStyle.define([
+  { tag: t.keyword, color: "#d2a8ff" },
+  { tag: [t.string, t.special(t.string)], color: "#a5d6ff" },
+  { tag: t.comment, color: "#8b949e", fontStyle: "italic" },
+  { tag: [t.number, t.bool, t.null], color: "#79c0ff" },
+  { tag: [t.function(t.variableName), t.function(t.propertyName)], color: "#ffa657" },
+  { tag: t.definition(t.variableName), color: "#ffa657" },
+  { tag: [t.className, t.typeName], color: "#7ee787" },
+  { tag: [t.operator, t.punctuation], color: "#c9d1d9" },
+  { tag: t.self, color: "#ff7b72" },
+  { tag: t.invalid, color: "#ff7b72" },
+]);
+
+function colourScheme(dark) {
+  return dark ? [darkTheme, syntaxHighlighting(darkHighlight)] : [lightTheme];
+}
+
+/** Mount an editor in `parent`; `onChange(text)` is called after every edit. */
+export function createEditor(parent, doc, onChange) {
+  const scheme = new Compartment();
+  const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc,
+      extensions: [
+        basicSetup,
+        python(),
+        indentUnit.of("    "),
+        EditorState.tabSize.of(4),
+        keymap.of([indentWithTab]),
+        scheme.of(colourScheme(darkQuery.matches)),
+        EditorView.contentAttributes.of({ "aria-label": "Python code" }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) onChange(update.state.doc.toString());
+        }),
+      ],
+    }),
+  });
+  darkQuery.addEventListener("change", (event) => {
+    view.dispatch({ effects: scheme.reconfigure(colourScheme(event.matches)) });
+  });
+  return view;
+}
+
+/** Replace the whole text (one undoable step). */
+export function setText(view, text) {
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}

@@ -1,0 +1,109 @@
+// Owns the grading worker: starts it, sends one run at a time, enforces the time
+// limit and replaces the worker after a run it had to stop or that crashed it.
+import { ReportBuilder } from "./report.js";
+
+export class Runner {
+  /**
+   * urls: {worker, pyodide, graderFiles} (absolute). onStatus(text) receives the
+   * runtime's loading state ("Loading Python…", "Python ready", ...).
+   */
+  constructor(urls, onStatus) {
+    this.urls = urls;
+    this.onStatus = onStatus;
+    this.queue = Promise.resolve();
+    this.run = null; // handlers of the run in flight
+    this.runCount = 0;
+    this.startWorker();
+  }
+
+  startWorker() {
+    this.worker = new Worker(this.urls.worker);
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.onmessage = ({ data }) => this.onMessage(data, resolve, reject);
+      this.worker.onerror = (event) => {
+        event.preventDefault();
+        const text = event.message || "the worker failed";
+        if (this.run) this.run.interrupt(["error", `The Python runtime stopped unexpectedly (${text}).`]);
+        else reject(new Error(text));
+      };
+    });
+    // Awaited by grade(); this only keeps an early failure from being reported as unhandled.
+    this.ready.catch(() => {});
+    this.worker.postMessage({ type: "init", pyodideUrl: this.urls.pyodide, graderFilesUrl: this.urls.graderFiles });
+  }
+
+  onMessage(data, resolve, reject) {
+    if (data.type === "status") {
+      this.onStatus(data.text);
+    } else if (data.type === "ready") {
+      this.onStatus("Python ready");
+      resolve();
+    } else if (data.type === "init-error") {
+      this.onStatus(`Python failed to load: ${data.error}`);
+      reject(new Error(`Python failed to load: ${data.error}`));
+    } else if (this.run && data.runId === this.run.id) {
+      this.run.onMessage(data);
+    }
+  }
+
+  /**
+   * Grade `source` once the worker is ready and earlier runs are over.
+   * spec: grading.json. onEvent(event) sees every engine event.
+   * Resolves to {report, interruption}: interruption is null, or the
+   * [status, message] that ended the run early (as report.py's finish() takes).
+   */
+  grade(spec, source, timeLimit, onEvent) {
+    const result = this.queue.then(() => this.gradeNow(spec, source, timeLimit, onEvent));
+    this.queue = result.catch(() => {});
+    return result;
+  }
+
+  async gradeNow(spec, source, timeLimit, onEvent) {
+    try {
+      await this.ready;
+    } catch (err) {
+      // Let the next run try a fresh worker (e.g. after a network hiccup).
+      this.restart();
+      throw err;
+    }
+    const builder = new ReportBuilder(spec.exercise_id, spec.test_names);
+    const id = ++this.runCount;
+    let timer = null;
+    const outcome = await new Promise((resolve) => {
+      this.run = {
+        id,
+        onMessage: (data) => {
+          if (data.type === "event") {
+            builder.add(data.event);
+            onEvent(data.event);
+            // Like the CLI, the clock starts once the tests are loaded.
+            if (data.event.event === "start") {
+              const seconds = Number(timeLimit);
+              timer = setTimeout(() => this.run.interrupt(
+                ["timeout", `Time limit exceeded: the tests did not finish within ${seconds} s.`]),
+              seconds * 1000);
+            }
+          } else if (data.type === "report") {
+            resolve({ report: data.report, interruption: null });
+          } else if (data.type === "run-error") {
+            this.run.interrupt(["error", data.error]);
+          }
+        },
+        interrupt: (interruption) => {
+          this.restart();
+          resolve({ report: builder.finish(interruption), interruption });
+        },
+      };
+      this.worker.postMessage({ type: "grade", runId: id, spec, source });
+    });
+    clearTimeout(timer);
+    this.run = null;
+    return outcome;
+  }
+
+  restart() {
+    this.worker.terminate();
+    this.onStatus("Restarting Python…");
+    this.startWorker();
+  }
+}

@@ -1,0 +1,126 @@
+// Grading worker: runs Pyodide and the pure grader (grader/core) off the page's thread.
+//
+// Build note: this is a CLASSIC worker (the page calls `new Worker(url)` without
+// {type: "module"}). It has no imports or exports, so bundle it with esbuild as
+// format "iife" (any format works); Pyodide is not bundled: importScripts()
+// loads `pyodide.js` at runtime from the `pyodideUrl` the page sends.
+//
+// Protocol (see the site contract): page -> worker {type:"init"} then {type:"grade"};
+// worker -> page "status", "ready" | "init-error", then per run "event"s and
+// "report" | "run-error". The page owns the time limit: it terminates this worker.
+
+const GRADER_DIR = "/home/pyodide/grader-core";
+const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to fds 1/2
+
+// Like grader/isolation.py's parent process: a report built from the engine's
+// events, plus what the code wrote around the engine's capture (e.g. os.write(1, ...)).
+const GLUE = `
+import dataclasses, json, sys
+from grader.core.engine import GradingSpec, grade, load_tests
+from grader.core.report import ReportBuilder
+
+def run(spec_json, source, post, take_raw_output):
+    fields = json.loads(spec_json)
+    spec = GradingSpec(**{f.name: fields[f.name] for f in dataclasses.fields(GradingSpec)})
+    builder = ReportBuilder(spec.exercise_id, [test.name for test in load_tests(spec)])
+
+    def emit(event):
+        builder.add(event)
+        post(json.dumps(event))
+
+    grade(spec, source, emit)
+    for stream in (sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    raw_output = take_raw_output()
+    if raw_output:
+        emit({"event": "stdout", "text": raw_output})
+    return json.dumps(builder.finish())
+`;
+
+let runGrade = null;
+let rawOutput = "";
+const decoder = new TextDecoder();
+
+// The page sends "grade" only after "ready", one run at a time.
+self.onmessage = ({ data }) => {
+  if (data.type === "init") {
+    init(data.pyodideUrl, data.graderFilesUrl).then(
+      () => self.postMessage({ type: "ready" }),
+      (err) => self.postMessage({ type: "init-error", error: String(err?.message ?? err) }),
+    );
+  } else if (data.type === "grade") {
+    gradeRun(data);
+  }
+};
+
+async function init(pyodideUrl, graderFilesUrl) {
+  status("Loading Python…");
+  importScripts(new URL("pyodide.js", pyodideUrl).href);
+  const filesRequest = fetch(graderFilesUrl);
+  const pyodide = await self.loadPyodide({ indexURL: pyodideUrl });
+  const keepRawOutput = {
+    write(bytes) {
+      if (rawOutput.length < RAW_OUTPUT_LIMIT) {
+        rawOutput = (rawOutput + decoder.decode(bytes, { stream: true })).slice(0, RAW_OUTPUT_LIMIT);
+      }
+      return bytes.length;
+    },
+  };
+  pyodide.setStdout(keepRawOutput);
+  pyodide.setStderr(keepRawOutput);
+  status("Loading numpy…");
+  await pyodide.loadPackage("numpy", { messageCallback: () => {} });
+  status("Loading the grader…");
+  const response = await filesRequest;
+  if (!response.ok) throw new Error(`${graderFilesUrl}: HTTP ${response.status}`);
+  for (const [path, source] of Object.entries(await response.json())) {
+    const file = `${GRADER_DIR}/${path}`;
+    pyodide.FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
+    pyodide.FS.writeFile(file, source);
+  }
+  pyodide.runPython(`import sys; sys.path.insert(0, "${GRADER_DIR}")`);
+  const namespace = pyodide.globals.get("dict")();
+  pyodide.runPython(GLUE, { globals: namespace });
+  runGrade = namespace.get("run");
+}
+
+function gradeRun({ runId, spec, source }) {
+  const post = (json) => self.postMessage({ type: "event", runId, event: JSON.parse(json) });
+  rawOutput = "";
+  try {
+    const report = JSON.parse(runGrade(JSON.stringify(spec), source, post, takeRawOutput));
+    self.postMessage({ type: "report", runId, report });
+  } catch (err) {
+    const text = takeRawOutput();
+    if (text) post(JSON.stringify({ event: "stdout", text }));
+    self.postMessage({ type: "run-error", runId, error: describeFailure(err) });
+  }
+}
+
+function takeRawOutput() {
+  const text = rawOutput + decoder.decode();
+  rawOutput = "";
+  return text;
+}
+
+// A learner-facing sentence for a Python call that did not return. The page
+// restarts the worker after any of these: Pyodide may no longer be usable.
+function describeFailure(err) {
+  if (err?.name === "Exit") {
+    return `Your code ended the Python runtime early (exit code ${err.status}), e.g. with os._exit().`;
+  }
+  if (err?.name === "PythonError") {
+    // Only the grader's own errors get here (the engine catches the learner's), e.g. broken hidden tests.
+    const lines = String(err.message).trim().split("\n");
+    return `The grader failed: ${lines[lines.length - 1]}`;
+  }
+  return "Your code crashed the Python runtime, for example by recursing too deeply or using too much "
+    + `memory (${err?.message ?? err}).`;
+}
+
+function status(text) {
+  self.postMessage({ type: "status", text });
+}

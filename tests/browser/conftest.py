@@ -1,0 +1,96 @@
+"""Fixtures for the browser tests: the built site served on 127.0.0.1, one Chromium, a fresh context per test.
+
+The site is built once per session with self-hosted Pyodide. Nothing outside
+127.0.0.1 is reachable here, and the site must not need it: every other request
+the page attempts is blocked and fails the test.
+"""
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from sitebuild.serve import make_server  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
+PYTHON_READY_MS = 90_000  # loading Pyodide + numpy takes a few seconds; much more on a busy machine
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site") / "_site"
+    result = subprocess.run([sys.executable, "build.py", "--out", str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, f"python build.py failed:\n{result.stdout}{result.stderr}"
+    return out
+
+
+@pytest.fixture(scope="session")
+def base_url(site_dir):
+    server = make_server(site_dir, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    outside = []
+
+    def only_local(route):
+        url = route.request.url
+        if urlsplit(url).hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            outside.append(url)
+            route.abort()
+
+    context.route("**/*", only_local)
+    yield context
+    context.close()
+    assert not outside, f"the page tried to reach outside 127.0.0.1: {outside}"
+
+
+@pytest.fixture
+def page(context):
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+@pytest.fixture
+def open_exercise(page, base_url):
+    """Open an exercise page and wait until Python is ready; returns the page."""
+    def open_(exercise_id="sinusoidal_pe"):
+        page.goto(f"{base_url}/exercises/{exercise_id}/")
+        wait_until_ready(page)
+        return page
+    return open_
+
+
+def wait_until_ready(page):
+    page.wait_for_function("document.getElementById('runtime-status').textContent === 'Python ready'",
+                           timeout=PYTHON_READY_MS)
