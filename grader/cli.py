@@ -9,8 +9,9 @@ from pathlib import Path
 
 from grader.batch import BatchError, Progress, run_batch, summarize
 from grader.core.engine import TestsError
-from grader.exercise import ExerciseError, load_all, load_exercise
+from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find_exercise, load_all, load_exercise
 from grader.isolation import DEFAULT_MEMORY_MB, Limits, grade_isolated
+from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
 
@@ -65,7 +66,31 @@ def _parser():
 
     listing = commands.add_parser("list", help="list the exercises")
     listing.set_defaults(command=run_list)
+
+    new = commands.add_parser("new", help="create an exercise folder holding a small working example to edit")
+    new.add_argument("id", help="the new exercise's id: lowercase letters, digits and _, starting with a letter "
+                                "(e.g. layer_norm); it names the folder")
+    new.add_argument("--title", help="the title shown on the page (default: from the id)")
+    new.add_argument("--track", default=DEFAULT_TRACK, help=f"track slug (default: {DEFAULT_TRACK})")
+    new.add_argument("--step", type=_positive_int, help="position in the track (default: the next free step)")
+    new.add_argument("--entry", help="name of the function learners write (default: the id)")
+    _add_root_option(new)
+    new.set_defaults(command=run_new)
+
+    validate = commands.add_parser("validate", help="check that exercises are ready to publish "
+                                                    "(all of them when none is named)")
+    validate.add_argument("exercises", nargs="*", metavar="EXERCISE",
+                          help="exercise id (folder under the root) or path to an exercise folder")
+    validate.add_argument("--pyodide", action="store_true",
+                          help="also grade the reference and the mutants in real Pyodide under Node")
+    _add_root_option(validate)
+    validate.set_defaults(command=run_validate)
     return parser
+
+
+def _add_root_option(parser):
+    parser.add_argument("--root", type=Path, default=EXERCISES_DIR, metavar="DIR",
+                        help="the folder holding the exercises (default: exercises/)")
 
 
 def _add_limit_options(parser):
@@ -140,6 +165,48 @@ def run_list(args):
         print(f"{exercise.id:<24} {exercise.track} #{exercise.step:<3} {exercise.difficulty:<7} {exercise.title}"
               + (f"  [{tags}]" if tags else ""))
     return EXIT_PASSED
+
+
+def run_new(args):
+    try:
+        folder = create_exercise(args.id, args.root, title=args.title, track=args.track, step=args.step,
+                                 entry=args.entry)
+    except ScaffoldError as exc:
+        raise UsageError(str(exc)) from None
+    shown = os.path.relpath(folder) if folder.resolve().is_relative_to(Path.cwd()) else str(folder)
+    print(f"Created {shown}/ with a small working example (a row-wise softmax):")
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        print(f"  {path.relative_to(folder).as_posix()}")
+    target = args.id if args.root == EXERCISES_DIR else shown
+    print(f"Replace the example with your exercise (AUTHORING.md explains each file), then run:\n"
+          f"  python -m grader validate {target}")
+    return EXIT_PASSED
+
+
+def run_validate(args):
+    # Imported here: validation renders Markdown with the site's packages, which `check` does not need.
+    from grader.validate import PyodideError, pyodide_dist, validate_exercise
+    folders = [find_exercise(name, args.root) for name in args.exercises] or exercise_folders(args.root)
+    if not folders:
+        raise UsageError(f"{args.root}: no exercises (folders holding an exercise.toml)")
+    try:
+        dist = pyodide_dist() if args.pyodide else None
+    except PyodideError as exc:
+        raise UsageError(str(exc)) from None
+    valid = 0
+    for folder in folders:
+        result = validate_exercise(folder, pyodide_dist=dist)
+        print(_with_marks("\n".join(result.lines)) + "\n", flush=True)
+        valid += result.ok
+    print(f"{valid} of {len(folders)} exercise(s) valid")
+    return EXIT_PASSED if valid == len(folders) else EXIT_FAILED
+
+
+def _with_marks(text):
+    """`text` with ✓/✗ spelled out when the terminal cannot show them."""
+    if _marks()["passed"] == "✓":
+        return text
+    return text.replace("✓", "ok").replace("✗", "FAIL")
 
 
 def format_report(report, title):

@@ -1,0 +1,128 @@
+"""pytest for exercise authors: `pytest exercises/ID` (exercises/conftest.py installs these hooks).
+
+Each exercise's tests.py is collected as a pytest module, with pytest's own
+assertion rewriting, tracebacks, `-k` and `--pdb`, and every hidden test gets
+the reference solution as its argument (`test_shape[reference]`).  After the
+tests, one item per mutant (`mutant[swapped_sin_cos]`) grades that mutant with
+the real grader, in an isolated process under the exercise's time limit, and
+fails, naming the mutant, when every hidden test passes on it.
+
+The project's own test suite (`pytest`, testpaths = tests) never loads this.
+"""
+
+import functools
+import importlib.util
+import sys
+
+import pytest
+
+from grader.exercise import ExerciseError, load_exercise
+from grader.isolation import Limits, grade_isolated
+
+# Exercise files are imported as exercises.<id>.tests and exercises.<id>.solution: every
+# exercise has a tests.py, so the plain module name "tests" would clash.
+MODULE_PREFIX = "exercises"
+pytest.register_assert_rewrite(MODULE_PREFIX)
+
+
+def _is_hidden_tests(path):
+    return path.name == "tests.py" and (path.parent / "exercise.toml").is_file()
+
+
+def pytest_collect_file(file_path, parent):
+    # A tests.py named on the command line goes to pytest_pycollect_makemodule instead.
+    if _is_hidden_tests(file_path) and not parent.session.isinitpath(file_path):
+        return HiddenTests.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_pycollect_makemodule(module_path, parent):
+    if _is_hidden_tests(module_path):
+        return HiddenTests.from_parent(parent, path=module_path)
+    return None
+
+
+def pytest_generate_tests(metafunc):
+    module = metafunc.definition.parent
+    if isinstance(module, HiddenTests) and module.exercise.entry in metafunc.fixturenames:
+        metafunc.parametrize(module.exercise.entry, [module.reference], ids=["reference"])
+
+
+class HiddenTests(pytest.Module):
+    """An exercise's tests.py: its hidden tests run on the reference, then one item per mutant."""
+
+    @functools.cached_property
+    def exercise(self):
+        try:
+            return load_exercise(self.path.parent)
+        except ExerciseError as exc:
+            raise self.CollectError(str(exc)) from None
+
+    @functools.cached_property
+    def reference(self):
+        module = _import(f"{MODULE_PREFIX}.{self.exercise.id}.solution", self.path.parent / "solution.py")
+        if not callable(getattr(module, self.exercise.entry, None)):
+            raise self.CollectError(f"{self.path.parent / 'solution.py'}: defines no function "
+                                    f"{self.exercise.entry!r} (the entry in exercise.toml)")
+        return getattr(module, self.exercise.entry)
+
+    def _getobj(self):
+        # pytest.Module's one hook for where the module object comes from.
+        return _import(f"{MODULE_PREFIX}.{self.exercise.id}.tests", self.path)
+
+    def collect(self):
+        yield from super().collect()
+        for name in self.exercise.mutants:
+            yield Mutant.from_parent(self, name=f"mutant[{name.removesuffix('.py')}]", mutant=name)
+
+
+class MutantSurvived(Exception):
+    pass
+
+
+class Mutant(pytest.Item):
+    """Grades one mutant; passes when at least one hidden test fails on it."""
+
+    def __init__(self, *, mutant, **kwargs):
+        super().__init__(**kwargs)
+        self.mutant = mutant
+
+    def runtest(self):
+        exercise = self.parent.exercise
+        source = exercise.mutants[self.mutant]
+        report = grade_isolated(exercise.grading_spec(), source, Limits(time_limit=exercise.time_limit))
+        where = f"{exercise.path.name}/mutants/{self.mutant}"
+        if report["error"] is not None:
+            raise MutantSurvived(f"{where} does not load, so no test can catch it: {report['error']}")
+        caught = [test for test in report["tests"] if test["status"] != "passed"]
+        if not caught:
+            raise MutantSurvived(f"{where} survived: all {len(report['tests'])} hidden tests pass on it; "
+                                 f"add a test that catches this mistake")
+        self.add_report_section("call", "grading", "\n".join(
+            f"caught by {test['name']} ({test['status']}): {test['message']}" for test in caught))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, MutantSurvived):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path.parent / "mutants" / self.mutant, None, f"mutant {self.mutant}"
+
+
+def _import(name, path):
+    """Import the file `path` as module `name` through sys.meta_path, where pytest rewrites asserts."""
+    for finder in sys.meta_path:
+        spec = finder.find_spec(name, [str(path.parent)]) if hasattr(finder, "find_spec") else None
+        if spec is not None and spec.origin == str(path):
+            break
+    else:
+        spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module

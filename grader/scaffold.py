@@ -1,0 +1,246 @@
+"""`python -m grader new ID`: create an exercise folder holding a small working example.
+
+The example (a row-wise softmax) has every file of the format, passes
+`python -m grader validate` as it is, and shows the conventions: statement
+sections, math, a starter that raises NotImplementedError, hidden tests with
+learner-facing messages built on grader.core.checks, and a mutant.  The
+author replaces its content; the folder appears all at once or not at all.
+"""
+
+import keyword
+import os
+import re
+import shutil
+import tempfile
+import tomllib
+from pathlib import Path
+
+from grader.exercise import EXERCISES_DIR, ID_PATTERN, ExerciseError, exercise_folders, load_exercise
+
+DEFAULT_TRACK = "build-gpt"
+
+
+class ScaffoldError(Exception):
+    """The exercise cannot be created; the message says why and what would work."""
+
+
+def create_exercise(exercise_id, root=EXERCISES_DIR, *, title=None, track=DEFAULT_TRACK, step=None, entry=None):
+    """Create `root/exercise_id/` with the example files; return its path."""
+    root = Path(root)
+    if not ID_PATTERN.match(exercise_id):
+        raise ScaffoldError(f"{exercise_id!r} is not a valid exercise id: use lowercase letters, digits and _, "
+                            f"starting with a letter, e.g. layer_norm or attention_scores_2")
+    target = root / exercise_id
+    if target.exists():
+        raise ScaffoldError(f"{target} already exists: not overwriting it (pick another id, or delete the folder)")
+    entry = entry or exercise_id
+    if not entry.isidentifier() or keyword.iskeyword(entry):
+        raise ScaffoldError(f"{entry!r} is not a valid Python function name (use --entry NAME)")
+    taken = _steps_used(root, track)
+    if step is None:
+        step = max(taken, default=0) + 1
+    elif step in taken:
+        raise ScaffoldError(f"step {step} of track {track!r} is already used by {taken[step]} "
+                            f"(the next free step is {max(taken) + 1})")
+    files = _example_files(exercise_id, title or exercise_id.replace("_", " ").capitalize(), track, step, entry)
+
+    root.mkdir(parents=True, exist_ok=True)
+    # Built inside a hidden folder of root (same file system, so the rename is atomic); the loaders
+    # only look at root's direct children, so a half-written exercise is never picked up.
+    staging = Path(tempfile.mkdtemp(dir=root, prefix=f".new-{exercise_id}-"))
+    try:
+        draft = staging / exercise_id
+        for relative, text in files.items():
+            (draft / relative).parent.mkdir(parents=True, exist_ok=True)
+            (draft / relative).write_text(text, encoding="utf-8")
+        try:
+            load_exercise(draft)
+        except ExerciseError as exc:  # e.g. a --track or --title the format does not allow
+            raise ScaffoldError(f"cannot create {exercise_id}: {exc.message}") from None
+        os.rename(draft, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def _steps_used(root, track):
+    """{step: exercise id} for the exercises of `track` under `root` (unreadable ones are skipped)."""
+    steps = {}
+    for folder in exercise_folders(root):
+        try:
+            metadata = tomllib.loads((folder / "exercise.toml").read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        if metadata.get("track") == track and isinstance(metadata.get("step"), int):
+            steps[metadata["step"]] = folder.name
+    return steps
+
+
+def _example_files(exercise_id, title, track, step, entry):
+    values = {"ID": exercise_id, "TITLE": _toml_string(title), "TRACK": track, "STEP": str(step), "ENTRY": entry}
+
+    def fill(template):
+        return re.sub(r"@(ID|TITLE|TRACK|STEP|ENTRY)@", lambda m: values[m.group(1)], template)
+
+    return {name: fill(template) for name, template in _TEMPLATES.items()}
+
+
+def _toml_string(text):
+    """`text` as a TOML basic string."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    escaped = re.sub(r"[\x00-\x1f\x7f]", lambda m: f"\\u{ord(m.group()):04x}", escaped)
+    return f'"{escaped}"'
+
+
+_TEMPLATES = {
+    "exercise.toml": '''\
+# Metadata of the exercise; AUTHORING.md describes every key.
+# id: the folder name. title: shown on the page and in the index.
+id = "@ID@"
+title = @TITLE@
+# Easy, Medium or Hard.
+difficulty = "Easy"
+# The series this exercise belongs to, and its place in it (1, 2, 3, ...).
+track = "@TRACK@"
+step = @STEP@
+tags = ["numpy", "softmax"]
+# The function learners write; every hidden test takes it as its only parameter.
+entry = "@ENTRY@"
+# Seconds for the whole grading run, in the browser and offline.
+time_limit = 10
+# "after-pass": the reference is shown once every test passes; "never": it is not.
+reveal_solution = "after-pass"
+# Markdown with $math$, revealed one at a time. Single quotes keep backslashes as they are.
+hints = [
+  'Exponentiate with `np.exp`, then divide every row by its own sum: `keepdims=True` keeps the shapes compatible.',
+  'Subtracting the row maximum $\\max_j x_{ij}$ before `np.exp` changes nothing mathematically but stops the overflow.',
+]
+''',
+    "statement.md": r'''## Background
+
+Attention weights and next-token probabilities both come from a softmax: it turns a row of arbitrary real scores into a probability distribution, keeping the order of the scores and exaggerating the gaps between them.
+
+## Problem
+
+Write `@ENTRY@(x)` that applies the softmax to every row of the 2-D array `x`:
+
+$$
+\mathrm{softmax}(x)_{ij} = \frac{e^{x_{ij}}}{\sum_{k} e^{x_{ik}}}
+$$
+
+## Input
+
+- `x` (`numpy.ndarray`): a float array of shape `(N, C)`, one row of scores per example.
+
+## Output
+
+A `numpy.ndarray` of shape `(N, C)`. Every entry lies in $[0, 1]$ and every row sums to $1$.
+
+## Examples
+
+```python
+@ENTRY@(np.array([[0.0, 0.0], [0.0, np.log(3.0)]]))
+# [[0.5  0.5 ]
+#  [0.25 0.75]]
+```
+
+In the second row $e^0 = 1$ and $e^{\ln 3} = 3$, so the probabilities are $1/4$ and $3/4$.
+
+## Constraints
+
+- $1 \le N, C \le 100$
+- $|x_{ij}| \le 1000$: a plain `np.exp(x)` overflows to `inf`.
+- Values are compared with a small tolerance; a `float32` result is accepted too.
+
+## Notes
+
+- Adding the same constant to every score of a row does not change its softmax, because the factor $e^{c}$ cancels between numerator and denominator. Subtracting the row maximum therefore keeps every exponent at most $0$ without changing the result.
+''',
+    "starter.py": '''\
+import numpy as np
+
+
+def @ENTRY@(x):
+    """Row-wise softmax.
+
+    Args:
+        x: float array of shape (N, C).
+
+    Returns:
+        Array of shape (N, C) whose row i is exp(x[i]) / sum(exp(x[i])).
+    """
+    # TODO: exponentiate and normalise each row, without overflowing for large scores.
+    raise NotImplementedError
+''',
+    "solution.py": '''\
+import numpy as np
+
+
+def @ENTRY@(x):
+    """Row-wise softmax of a 2-D array."""
+    shifted = x - x.max(axis=1, keepdims=True)  # every exponent <= 0: np.exp cannot overflow
+    exps = np.exp(shifted)
+    return exps / exps.sum(axis=1, keepdims=True)
+''',
+    "tests.py": '''\
+"""Hidden tests for @ENTRY@(x), a row-wise softmax.
+
+Expected values come from math.exp in plain Python, independently of
+solution.py.  The learner's result goes through as_array before anything
+looks at it, and messages say what was expected and what came back.
+"""
+
+import math
+
+import numpy as np
+
+from grader.core.checks import as_array, expect_close, fail, tolerance_for
+
+
+def _softmax_rows(rows):
+    """Softmax of each row of a list of lists, in plain Python."""
+    result = []
+    for row in rows:
+        top = max(row)
+        exps = [math.exp(value - top) for value in row]
+        result.append([e / sum(exps) for e in exps])
+    return result
+
+
+def _check(@ENTRY@, rows):
+    """Call the learner's function on `rows` and compare its result with the expected softmax."""
+    x = np.array(rows, dtype=np.float64)
+    what = f"@ENTRY@(x) for x of shape {x.shape}"
+    result = @ENTRY@(x)
+    tol = tolerance_for(result)
+    got = as_array(result, what=what)
+    expected = np.array(_softmax_rows(rows))
+    if got.shape == expected.shape:
+        if not np.isfinite(got).all() and np.abs(x).max() > 700:
+            fail(f"{what} contains inf or NaN: np.exp overflows above about 709, and these scores reach "
+                 f"{np.abs(x).max():g}; subtract each row's maximum before exponentiating")
+        by_columns = np.array(_softmax_rows([list(column) for column in zip(*rows)])).T
+        if np.allclose(got, by_columns, atol=1e-6):
+            fail(f"{what}: every column sums to 1 instead of every row; normalise along axis=1")
+    expect_close(got, expected, atol=tol, rtol=1e-6, what=what)
+
+
+def test_matches_formula(@ENTRY@):
+    """Each row is the softmax of that row"""
+    _check(@ENTRY@, [[1.0, 2.0, 3.0, 4.0], [0.5, -0.5, 0.0, 2.0], [0.0, 0.0, 0.0, 0.0]])
+
+
+def test_large_scores(@ENTRY@):
+    """Large scores do not overflow"""
+    _check(@ENTRY@, [[1000.0, 999.0, 998.0], [-1000.0, 0.0, 1000.0]])
+''',
+    "mutants/columns_not_rows.py": '''\
+# Normalises each column (axis 0) instead of each row.
+import numpy as np
+
+
+def @ENTRY@(x):
+    exps = np.exp(x - x.max(axis=0, keepdims=True))
+    return exps / exps.sum(axis=0, keepdims=True)
+''',
+}

@@ -1,0 +1,140 @@
+"""The author's workflow: `python -m grader new`, then `validate`, then `pytest exercises/ID`."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader import scaffold
+from grader.exercise import load_exercise
+from grader.scaffold import ScaffoldError, create_exercise
+from grader.validate import validate_exercise
+
+ROOT = Path(__file__).resolve().parents[1]
+FORMAT_FILES = {"exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py", "mutants/columns_not_rows.py"}
+
+
+def run(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def files_under(folder):
+    return {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
+
+
+def test_new_then_validate_passes(tmp_path):
+    created = run("-m", "grader", "new", "layer_norm", "--title", 'Layer "norm"', "--track", "my-track",
+                  "--step", "3", "--entry", "normalise", "--root", str(tmp_path))
+    assert created.returncode == 0, created.stderr
+    folder = tmp_path / "layer_norm"
+    assert files_under(folder) == FORMAT_FILES
+    exercise = load_exercise(folder)
+    assert (exercise.id, exercise.title, exercise.track, exercise.step, exercise.entry) == \
+        ("layer_norm", 'Layer "norm"', "my-track", 3, "normalise")
+    assert re.findall(r"^## (\w+)", exercise.statement, re.MULTILINE) == \
+        ["Background", "Problem", "Input", "Output", "Examples", "Constraints", "Notes"]
+
+    validated = run("-m", "grader", "validate", "layer_norm", "--root", str(tmp_path))
+    assert validated.returncode == 0, validated.stdout
+    assert "mutants: 1/1 caught" in validated.stdout
+
+
+def test_defaults_come_from_the_id_and_the_next_free_step(tmp_path):
+    first = create_exercise("attention_scores", tmp_path)
+    second = create_exercise("causal_mask", tmp_path)
+    exercise = load_exercise(second)
+    assert (exercise.title, exercise.entry, exercise.track) == ("Causal mask", "causal_mask", "build-gpt")
+    assert (load_exercise(first).step, exercise.step) == (1, 2)
+    assert validate_exercise(exercise).ok
+
+
+def test_refuses_to_overwrite(tmp_path):
+    folder = create_exercise("layer_norm", tmp_path)
+    (folder / "solution.py").write_text("# my work\n")
+    with pytest.raises(ScaffoldError, match="layer_norm already exists: not overwriting it"):
+        create_exercise("layer_norm", tmp_path)
+    assert (folder / "solution.py").read_text() == "# my work\n"
+
+    process = run("-m", "grader", "new", "layer_norm", "--root", str(tmp_path))
+    assert process.returncode == 2
+    assert "already exists" in process.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["layer_norm"]
+
+
+@pytest.mark.parametrize("bad_id", ["LayerNorm", "layer-norm", "2d_conv", "_private", "layer norm", ""])
+def test_bad_id(tmp_path, bad_id):
+    with pytest.raises(ScaffoldError, match="is not a valid exercise id: use lowercase letters, digits and _, "
+                                            "starting with a letter, e.g. layer_norm"):
+        create_exercise(bad_id, tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"track": "Build GPT"}, "track 'Build GPT' should be a lowercase slug"),
+    ({"title": "  "}, "title is empty"),
+    ({"entry": "lambda"}, "'lambda' is not a valid Python function name"),
+])
+def test_bad_options_leave_nothing_behind(tmp_path, options, message):
+    with pytest.raises(ScaffoldError, match=re.escape(message)):
+        create_exercise("layer_norm", tmp_path, **options)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_taken_step_is_refused(tmp_path):
+    create_exercise("layer_norm", tmp_path, track="gpt", step=1)
+    with pytest.raises(ScaffoldError, match="step 1 of track 'gpt' is already used by layer_norm "
+                                            r"\(the next free step is 2\)"):
+        create_exercise("softmax", tmp_path, track="gpt", step=1)
+
+
+def test_interrupted_scaffold_leaves_nothing_behind(tmp_path, monkeypatch):
+    def interrupt(folder):
+        raise KeyboardInterrupt
+
+    # Every file is written by the time the draft is checked; stop right there.
+    monkeypatch.setattr(scaffold, "load_exercise", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        create_exercise("layer_norm", tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_pytest_runs_the_reference_and_the_mutants():
+    exercise = load_exercise("sinusoidal_pe")
+    process = run("-m", "pytest", "exercises/sinusoidal_pe", "-v", "-p", "no:cacheprovider")
+    assert process.returncode == 0, process.stdout
+    assert "tests.py::test_shape[reference] PASSED" in process.stdout
+    for mutant in exercise.mutants:
+        assert f"tests.py::mutant[{mutant.removesuffix('.py')}] PASSED" in process.stdout
+    assert f"{6 + len(exercise.mutants)} passed" in process.stdout
+
+    selected = run("-m", "pytest", "exercises/sinusoidal_pe", "-k", "shape", "-p", "no:cacheprovider")
+    assert selected.returncode == 0, selected.stdout
+    assert "1 passed, 12 deselected" in selected.stdout
+
+
+def test_pytest_names_a_surviving_mutant_and_rewrites_asserts(tmp_path):
+    folder = create_exercise("softmax_rows", tmp_path)
+    (folder / "mutants" / "same_as_reference.py").write_text((folder / "solution.py").read_text())
+    with open(folder / "tests.py", "a") as tests:
+        tests.write('\n\ndef test_plain_assert(softmax_rows):\n    """Plain assert"""\n'
+                    '    assert softmax_rows.__name__ == "softmax"\n')
+    # Outside exercises/ the conftest is not on the path: load the plugin by name instead.
+    process = run("-m", "pytest", str(folder), "-p", "grader.pytest_plugin", "-p", "no:cacheprovider",
+                  "-o", f"pythonpath={ROOT}", cwd=tmp_path)
+    assert process.returncode == 1
+    assert "AssertionError: assert 'softmax_rows' == 'softmax'" in process.stdout
+    # The new test fails on every mutant too, so delete it and look at the mutant alone.
+    (folder / "tests.py").write_text((folder / "tests.py").read_text().split("\n\ndef test_plain_assert")[0])
+    process = run("-m", "pytest", str(folder), "-p", "grader.pytest_plugin", "-p", "no:cacheprovider",
+                  "-o", f"pythonpath={ROOT}", cwd=tmp_path)
+    assert process.returncode == 1
+    assert "softmax_rows/mutants/same_as_reference.py survived: all 2 hidden tests pass on it" in process.stdout
+    assert "FAILED softmax_rows/tests.py::mutant[same_as_reference]" in process.stdout
+
+
+def test_project_test_suite_does_not_collect_exercises():
+    process = run("-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider")
+    assert process.returncode == 0, process.stdout
+    assert "exercises/" not in process.stdout

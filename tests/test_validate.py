@@ -1,0 +1,214 @@
+"""`python -m grader validate`: each kind of broken exercise is named clearly; the shipped ones pass."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.exercise import load_all
+from grader.scaffold import create_exercise
+from grader.validate import pyodide_dist, validate_exercise
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """A fresh scaffolded exercise (valid as created) to break in one way per test."""
+    return create_exercise("softmax_rows", tmp_path / "exercises")
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def append_test(folder, source):
+    with open(folder / "tests.py", "a") as tests:
+        tests.write("\n\n" + source)
+
+
+def single_problem(folder):
+    result = validate_exercise(folder)
+    assert not result.ok
+    assert len(result.problems) == 1, result.problems
+    assert "✗" in "\n".join(result.lines)
+    return result.problems[0]
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=600)
+
+
+def test_scaffold_is_valid(folder):
+    result = validate_exercise(folder)
+    assert result.ok, result.problems
+    report = "\n".join(result.lines)
+    assert "mutants: 1/1 caught" in report
+    assert "columns_not_rows.py: caught by 'Each row is the softmax of that row'" in report
+    assert "budget 2.50 s (25% of time_limit 10 s)" in report
+
+
+def test_reference_that_fails_a_test(folder):
+    edit(folder / "solution.py", "x - x.max(axis=1, keepdims=True)", "x")
+    problem = single_problem(folder)
+    assert "softmax_rows/solution.py: the reference fails test 'Large scores do not overflow' (failed): " \
+           "softmax_rows(x) for x of shape (2, 3) contains inf or NaN" in problem
+
+
+def test_surviving_mutant(folder):
+    (folder / "mutants" / "same_as_reference.py").write_text((folder / "solution.py").read_text())
+    result = validate_exercise(folder)
+    assert len(result.problems) == 1
+    assert "mutants/same_as_reference.py: mutant survived: every hidden test passes on it" in result.problems[0]
+    assert "  ✗ mutants: 1/2 caught" in result.lines
+
+
+def test_mutant_that_does_not_load(folder):
+    (folder / "mutants" / "typo.py").write_text("import numpy as np\n\ndef softmax_row(x):\n    return x\n")
+    assert "mutants/typo.py: the mutant does not load" in single_problem(folder)
+
+
+def test_looping_mutant_is_caught_by_the_time_limit(folder):
+    edit(folder / "exercise.toml", "time_limit = 10", "time_limit = 1")
+    (folder / "mutants" / "loops.py").write_text("def softmax_rows(x):\n    while True:\n        pass\n")
+    result = validate_exercise(folder)
+    assert result.ok, result.problems
+    assert "loops.py: caught by 'Each row is the softmax of that row' (timeout)" in "\n".join(result.lines)
+
+
+def test_flaky_test(folder, tmp_path):
+    # Passes the first time it runs and fails every time after: it depends on state left behind.
+    append_test(folder, f'''\
+import pathlib
+
+
+def test_first_run_only(softmax_rows):
+    """Passes only on the first run"""
+    marker = pathlib.Path({str(tmp_path / "ran-before")!r})
+    if marker.exists():
+        fail("this test ran before")
+    marker.write_text("yes")
+''')
+    problem = single_problem(folder)
+    assert "softmax_rows/tests.py: test 'Passes only on the first run' is flaky: on the reference it passed, " \
+           "then failed when graded again" in problem
+
+
+def test_too_slow_test(folder):
+    edit(folder / "exercise.toml", "time_limit = 10", "time_limit = 2")
+    append_test(folder, '''\
+import time
+
+
+def test_sleeps(softmax_rows):
+    """Takes its time"""
+    time.sleep(0.7)
+''')
+    problem = single_problem(folder)
+    assert "softmax_rows/tests.py: too slow: the reference's tests take 0.7" in problem
+    assert "over the budget of 0.50 s; the slowest is 'Takes its time'" in problem
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('difficulty = "Easy"', 'difficulty = "Easy"\ncolour = "red"', "exercise.toml:7: unknown key 'colour'"),
+    ("time_limit = 10", 'time_limit = "ten"', "exercise.toml:14: time_limit should be int or float, not str 'ten'"),
+    ('difficulty = "Easy"', 'difficulty = "Trivial"',
+     "exercise.toml:6: difficulty should be one of Easy, Medium, Hard, not 'Trivial'"),
+])
+def test_bad_metadata(folder, old, new, message):
+    edit(folder / "exercise.toml", old, new)
+    result = validate_exercise(folder)
+    assert len(result.problems) == 1 and f"softmax_rows/{message}" in result.problems[0], result.problems
+    assert result.lines[1].startswith("  ✗ format")
+
+
+def test_statement_that_does_not_render(folder):
+    edit(folder / "statement.md", r"\frac{e^{x_{ij}}}{\sum_{k} e^{x_{ik}}}", r"\frac{e^{x_{ij}}}")
+    problem = single_problem(folder)
+    assert problem.endswith("softmax_rows/statement.md:9: LaTeX error in $$\\mathrm{softmax}(x)_{ij} = "
+                            "\\frac{e^{x_{ij}}}$$: a fraction (\\frac) needs a numerator and a denominator")
+
+
+def test_hint_that_does_not_render(folder):
+    edit(folder / "exercise.toml", r"$\max_j x_{ij}$", r"$\max_j x_{ij$")
+    assert "softmax_rows/exercise.toml: hint 2 does not render: LaTeX error" in single_problem(folder)
+
+
+def test_test_without_docstring_and_duplicate_names(folder):
+    append_test(folder, '''\
+def test_no_docstring(softmax_rows):
+    pass
+
+
+def test_same_name(softmax_rows):
+    """Large scores do not overflow"""
+''')
+    problems = validate_exercise(folder).problems
+    assert len(problems) == 2
+    assert "tests.py:53: test_no_docstring has no docstring" in problems[0]
+    assert "tests.py:57: test_same_name has the same name as test_large_scores: 'Large scores do not overflow'" \
+        in problems[1]
+
+
+def test_starter_that_passes(folder):
+    (folder / "starter.py").write_text((folder / "solution.py").read_text())
+    assert "softmax_rows/starter.py: the starter passes every hidden test" in single_problem(folder)
+
+
+def test_cli_exit_codes(folder):
+    valid = run_cli("validate", str(folder))
+    assert valid.returncode == 0, valid.stdout + valid.stderr
+    assert valid.stdout.rstrip().endswith("1 of 1 exercise(s) valid")
+
+    edit(folder / "solution.py", "x - x.max(axis=1, keepdims=True)", "x")
+    invalid = run_cli("validate", "--root", str(folder.parent))
+    assert invalid.returncode == 1
+    assert "NOT VALID (1 problem(s))" in invalid.stdout
+    assert invalid.stdout.rstrip().endswith("0 of 1 exercise(s) valid")
+
+    unknown = run_cli("validate", "no_such_exercise", "--root", str(folder.parent))
+    assert unknown.returncode == 2
+    assert "no such exercise" in unknown.stderr and "known ids: softmax_rows" in unknown.stderr
+    assert unknown.stdout == ""
+
+
+def test_build_refuses_an_exercise_that_does_not_validate(folder, tmp_path):
+    (folder / "mutants" / "same_as_reference.py").write_text((folder / "solution.py").read_text())
+    build = subprocess.run([sys.executable, "build.py", "--exercises", str(folder.parent), "--out",
+                            str(tmp_path / "_site"), "--pyodide-url", "https://cdn.example/pyodide/"],
+                           capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert build.returncode == 2
+    assert "mutants/same_as_reference.py: mutant survived" in build.stderr
+    assert "`python -m grader validate softmax_rows` gives the full report" in build.stderr
+    assert not (tmp_path / "_site").exists()
+
+
+@pytest.mark.parametrize("exercise", load_all(), ids=lambda e: e.id)
+def test_shipped_exercises_are_valid(exercise):
+    result = validate_exercise(exercise)
+    assert result.ok, result.problems
+    count = len(exercise.mutants)
+    assert f"  ✓ mutants: {count}/{count} caught" in result.lines
+
+
+def test_validate_in_pyodide():
+    """Slow (Node starts Pyodide, ~5 s) but real: the browser's interpreter agrees with CPython."""
+    process = run_cli("validate", "sinusoidal_pe", "--pyodide")
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert "✓ Pyodide: reference and 7 mutant(s) get the same verdicts as in CPython" in process.stdout
+
+
+def test_pyodide_disagreement_is_named(folder):
+    # A reference that is only right in CPython: Pyodide reports sys.platform "emscripten".
+    edit(folder / "solution.py", '    return exps / exps.sum(axis=1, keepdims=True)',
+         '    if __import__("sys").platform == "emscripten":\n        return exps\n'
+         '    return exps / exps.sum(axis=1, keepdims=True)')
+    result = validate_exercise(folder, pyodide_dist=pyodide_dist())
+    assert len(result.problems) == 2, result.problems
+    assert "softmax_rows/solution.py: test 'Each row is the softmax of that row' is passed in CPython but failed " \
+           "in Pyodide: softmax_rows(x) for x of shape (3, 4)" in result.problems[0]
+    assert "'Large scores do not overflow' is passed in CPython but failed in Pyodide" in result.problems[1]
