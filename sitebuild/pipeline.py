@@ -9,6 +9,7 @@ from pathlib import Path
 
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import ExerciseError, load_all
+from grader.validate import validate_exercise
 from sitebuild import BuildError
 from sitebuild.bundle import bundle
 from sitebuild.data import grader_core_files, grading_data
@@ -83,6 +84,11 @@ def _prepare(exercise):
         hints_html = [render_markdown(hint) for hint in exercise.hints]
     except MarkdownError as exc:
         raise ExerciseError(exercise.path / "exercise.toml", f"in hints: {exc.message}") from None
+    # Authoring checks (grader/validate.py): reference passes, mutants caught, tests deterministic and fast.
+    validation = validate_exercise(exercise)
+    if not validation.ok:
+        first = " ".join(validation.problems[0].split())
+        raise BuildError(f"{first} (`python -m grader validate {exercise.id}` gives the full report)")
     return Page(exercise, test_names, statement_html, hints_html)
 
 
