@@ -4,7 +4,7 @@ const STATUS_TEXT = {
   passed: ["✓", "Passed"],
   failed: ["✗", "Failed"],
   error: ["!", "Error"],
-  timeout: ["⏱", "Timed out"],
+  timeout: ["◷", "Timed out"], // a clock face most system fonts have (⏱ needs an emoji font)
 };
 
 /** `interruption`: null, or the [status, message] that stopped the run early. */
@@ -14,7 +14,6 @@ export function renderResults(container, report, interruption) {
 
   let summary = `${passed}/${report.tests.length} tests passed`;
   if (report.passed) summary += " — all good!";
-  if (interruption?.[0] === "timeout") summary = `Time limit exceeded — ${summary}`;
   parts.push(element("p", { className: `summary ${report.passed ? "passed" : "not-passed"}` }, summary));
 
   if (interruption) {

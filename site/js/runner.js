@@ -17,33 +17,39 @@ export class Runner {
   }
 
   startWorker() {
-    this.worker = new Worker(this.urls.worker);
+    const worker = new Worker(this.urls.worker);
+    this.worker = worker;
     this.ready = new Promise((resolve, reject) => {
-      this.worker.onmessage = ({ data }) => this.onMessage(data, resolve, reject);
-      this.worker.onerror = (event) => {
+      let loaded = false;
+      const failToLoad = (text) => {
+        this.onStatus(`Python failed to load: ${text}`);
+        reject(new Error(`Python failed to load: ${text}`));
+      };
+      worker.onmessage = ({ data }) => {
+        if (data.type === "status") {
+          this.onStatus(data.text);
+        } else if (data.type === "ready") {
+          loaded = true;
+          this.onStatus("Python ready");
+          resolve();
+        } else if (data.type === "init-error") {
+          failToLoad(data.error);
+        } else if (this.run && data.runId === this.run.id) {
+          this.run.onMessage(data);
+        }
+      };
+      worker.onerror = (event) => {
         event.preventDefault();
         const text = event.message || "the worker failed";
         if (this.run) this.run.interrupt(["error", `The Python runtime stopped unexpectedly (${text}).`]);
-        else reject(new Error(text));
+        else if (!loaded) failToLoad(text);
+        // Otherwise e.g. a JS callback scheduled by the learner's code threw; Python itself still works.
+        else console.warn("Grading worker:", text);
       };
     });
     // Awaited by grade(); this only keeps an early failure from being reported as unhandled.
     this.ready.catch(() => {});
-    this.worker.postMessage({ type: "init", pyodideUrl: this.urls.pyodide, graderFilesUrl: this.urls.graderFiles });
-  }
-
-  onMessage(data, resolve, reject) {
-    if (data.type === "status") {
-      this.onStatus(data.text);
-    } else if (data.type === "ready") {
-      this.onStatus("Python ready");
-      resolve();
-    } else if (data.type === "init-error") {
-      this.onStatus(`Python failed to load: ${data.error}`);
-      reject(new Error(`Python failed to load: ${data.error}`));
-    } else if (this.run && data.runId === this.run.id) {
-      this.run.onMessage(data);
-    }
+    worker.postMessage({ type: "init", pyodideUrl: this.urls.pyodide, graderFilesUrl: this.urls.graderFiles });
   }
 
   /**

@@ -95,7 +95,9 @@ function gradeRun({ runId, spec, source }) {
     self.postMessage({ type: "report", runId, report });
   } catch (err) {
     const text = takeRawOutput();
-    if (text) post(JSON.stringify({ event: "stdout", text }));
+    // On a fatal error Pyodide dumps its own diagnostics to stderr: that is not the learner's output.
+    const fatal = err?.name !== "Exit" && err?.name !== "PythonError";
+    if (text && !fatal) post(JSON.stringify({ event: "stdout", text }));
     self.postMessage({ type: "run-error", runId, error: describeFailure(err) });
   }
 }

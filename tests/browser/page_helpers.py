@@ -15,6 +15,19 @@ TEST_NAMES = [
     "Larger sequence length still produces a valid table (extrapolation)",
 ]
 INFINITE_LOOP = "def sinusoidal_pe(T, C):\n    while True:\n        pass\n"
+# Recursion through a C function (map) overflows the C stack before Python's recursion limit:
+# a segfault in CPython, a fatal error that leaves Pyodide unusable in the browser.
+STACK_OVERFLOW = """import sys
+
+
+def recurse(n):
+    return list(map(recurse, [n + 1]))
+
+
+def sinusoidal_pe(T, C):
+    sys.setrecursionlimit(10**6)
+    return recurse(0)
+"""
 RUN_MS = 60_000  # a run, including a worker restart after a crash
 
 

@@ -5,7 +5,7 @@ import time
 from pathlib import Path
 
 from conftest import wait_until_ready
-from page_helpers import (INFINITE_LOOP, SOLUTION, STARTER, TEST_NAMES, editor_text, run_and_wait, set_code,
+from page_helpers import (INFINITE_LOOP, SOLUTION, STACK_OVERFLOW, STARTER, TEST_NAMES, editor_text, run_and_wait, set_code,
                           set_time_limit, shown_results, wait_for_results)
 
 # Typed key by key; the editor indents the lines after `def` by itself.
@@ -72,7 +72,8 @@ def test_infinite_loop_hits_the_time_limit_and_the_page_recovers(open_exercise):
     started = time.monotonic()
     summary = run_and_wait(page)
     elapsed = time.monotonic() - started
-    assert summary.startswith("Time limit exceeded")
+    assert summary == "0/6 tests passed"
+    assert page.locator("#results .run-notice").inner_text() == "Time limit exceeded: the tests did not finish within 2 s."
     assert elapsed < 2 + 5, f"the time limit took {elapsed:.1f} s to stop the run"
     rows = shown_results(page)
     assert rows[0] == ("timeout", TEST_NAMES[0], "Time limit exceeded: the tests did not finish within 2 s.")
@@ -92,6 +93,17 @@ def test_crash_of_the_python_runtime_is_reported_and_recovered(open_exercise):
     rows = shown_results(page)
     assert rows[0][0] == "error" and "os._exit()" in rows[0][2]
     assert "exit code 3" in page.locator("#results .run-notice").inner_text()
+    set_code(page, SOLUTION)
+    assert run_and_wait(page).startswith("6/6 tests passed")
+
+
+def test_fatal_error_of_pyodide_is_reported_and_recovered(open_exercise):
+    page = open_exercise()
+    set_code(page, STACK_OVERFLOW)
+    run_and_wait(page)
+    rows = shown_results(page)
+    assert rows[0][0] == "error" and "crashed the Python runtime" in rows[0][2]
+    assert all(status == "error" and message.startswith("Not run: ") for status, _, message in rows[1:])
     set_code(page, SOLUTION)
     assert run_and_wait(page).startswith("6/6 tests passed")
 

@@ -19,7 +19,7 @@ import pytest
 
 from grader.core.engine import GradingSpec, grade
 from grader.core.report import STDOUT_LIMIT, ReportBuilder
-from page_helpers import SOLUTION, TEST_NAMES, grade_in_page, set_time_limit
+from page_helpers import SOLUTION, STACK_OVERFLOW, TEST_NAMES, grade_in_page, set_time_limit
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISE = ROOT / "exercises" / "sinusoidal_pe"
@@ -56,6 +56,7 @@ def sinusoidal_pe(T, C):
     "missing function": "def positional_encoding(T, C):\n    return None\n",
     "sys.exit": "import sys\n\n\ndef sinusoidal_pe(T, C):\n    sys.exit(2)\n",
     "os._exit after a test": SOLUTION.replace("    return pe", "    if T == 4:\n        import os\n        os._exit(1)\n    return pe"),
+    "C stack overflow": STACK_OVERFLOW,
     "NaN": "import numpy as np\n\n\ndef sinusoidal_pe(T, C):\n    return np.full((T, C), np.nan)\n",
     "prints": SOLUTION + "\nprint('table ready', 3 * 'é😀')\n",
     "loop in the third test": SOLUTION.replace("    return pe", "    while T == 8:\n        pass\n    return pe"),
