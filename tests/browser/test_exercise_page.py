@@ -4,9 +4,11 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import wait_until_ready
-from page_helpers import (INFINITE_LOOP, SOLUTION, STACK_OVERFLOW, STARTER, TEST_NAMES, editor_text, run_and_wait, set_code,
-                          set_time_limit, shown_results, wait_for_results)
+from page_helpers import (EXERCISES, INFINITE_LOOP, SOLUTION, STACK_OVERFLOW, STARTER, TEST_NAMES, editor_text,
+                          grade_in_page, run_and_wait, set_code, set_time_limit, shown_results, wait_for_results)
 
 # Typed key by key; the editor indents the lines after `def` by itself.
 TYPED_SOLUTION = [
@@ -31,6 +33,28 @@ def test_typed_correct_solution_passes_all_six_tests(open_exercise):
     assert run_and_wait(page).startswith("6/6 tests passed")
     assert shown_results(page) == [("passed", name, "") for name in TEST_NAMES]
     assert page.evaluate("localStorage.getItem('mlex:progress:sinusoidal_pe')") == "solved"
+
+
+@pytest.mark.parametrize("exercise_id", sorted(p.parent.name for p in EXERCISES.glob("*/exercise.toml")))
+def test_each_exercise_page_accepts_its_solution_and_rejects_its_starter(open_exercise, exercise_id):
+    page = open_exercise(exercise_id)
+    assert editor_text(page) == (EXERCISES / exercise_id / "starter.py").read_text()
+    assert not grade_in_page(page, editor_text(page))["passed"]
+    report = grade_in_page(page, (EXERCISES / exercise_id / "solution.py").read_text())
+    assert report["passed"], report
+
+
+def test_editor_indents_with_tab_and_undoes(open_exercise):
+    page = open_exercise()
+    set_code(page, "x = 1")
+    page.click("#editor .cm-content")
+    page.keyboard.press("ControlOrMeta+Home")
+    page.keyboard.press("Tab")
+    assert editor_text(page) == "    x = 1"
+    page.keyboard.press("ControlOrMeta+z")
+    assert editor_text(page) == "x = 1"
+    assert page.locator("#editor .cm-lineNumbers").is_visible()
+    assert page.locator("#editor .cm-line span").count() > 0  # syntax highlighting wraps tokens in spans
 
 
 def test_wrong_solution_shows_which_tests_fail_and_why(open_exercise):
