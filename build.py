@@ -8,10 +8,12 @@ Exit code 2 when the site cannot be built (the message says which file and why).
 
 import argparse
 import sys
+import threading
 from pathlib import Path
 
 from sitebuild import BuildError
 from sitebuild.pipeline import BuildOptions, build_site
+from sitebuild.live import BuildState, watch
 from sitebuild.serve import serve
 
 EXIT_UNUSABLE = 2
@@ -27,16 +29,21 @@ def main(argv=None):
     options = BuildOptions(**{name: value for name, value in (
         ("out_dir", args.out), ("exercises_dir", args.exercises),
         ("pyodide_url", args.pyodide_url), ("pyodide_dist", args.pyodide_dist),
-    ) if value is not None})
+    ) if value is not None}, live_reload=args.command == "serve")
+    validated = set()
     try:
-        count, seconds = build_site(options)
+        count, seconds = build_site(options, validated)
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     print(f"Built {count} exercise{'s' if count != 1 else ''} into {options.out_dir} in {seconds:.2f} s")
     if args.command == "serve":
+        state = BuildState()
+        folders = (options.exercises_dir, options.project_root / "site")
+        threading.Thread(target=watch, args=(options, folders, state, validated), daemon=True).start()
+        print(f"Watching {', '.join(str(f) for f in folders)}: pages rebuild and reload on change.")
         try:
-            serve(options.out_dir, args.host or "127.0.0.1", 8000 if args.port is None else args.port)
+            serve(options.out_dir, args.host or "127.0.0.1", 8000 if args.port is None else args.port, state)
         except OSError as exc:
             print(f"error: cannot serve on {args.host or '127.0.0.1'}:{args.port or 8000}: {exc.strerror}",
                   file=sys.stderr)

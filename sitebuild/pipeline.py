@@ -1,6 +1,7 @@
 """Build the whole site: load and check every exercise, render, bundle, copy Pyodide."""
 
 import dataclasses
+import hashlib
 import json
 import shutil
 import time
@@ -28,6 +29,7 @@ class BuildOptions:
     pyodide_url: str | None = None  # None: self-host Pyodide under <out>/pyodide/
     pyodide_dist: Path | None = None  # an official Pyodide release folder to take it from
     project_root: Path = PROJECT_ROOT
+    live_reload: bool = False  # pages poll the server and reload after a rebuild (build.py serve)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,21 +41,26 @@ class Page:
     hints_html: list
 
 
-def build_site(options):
-    """Build into options.out_dir, replacing it only on success; return (exercise count, seconds)."""
+def build_site(options, validated=None):
+    """Build into options.out_dir, replacing it only on success; return (exercise count, seconds).
+
+    `validated`, a set kept across builds (live preview), holds fingerprints of exercises
+    that passed validation, so a rebuild validates only the exercises that changed.
+    """
     started = time.perf_counter()
+    validated = set() if validated is None else validated
     try:
-        pages = [_prepare(exercise) for exercise in _load_exercises(options.exercises_dir)]
+        pages = [_prepare(exercise, validated) for exercise in _load_exercises(options.exercises_dir)]
         _check_steps(pages)
         tracks = _tracks(pages)
-        renderer = Renderer(options.project_root / "site" / "templates")
+        renderer = Renderer(options.project_root / "site" / "templates", live_reload=options.live_reload)
         pyodide_url = options.pyodide_url.rstrip("/") + "/" if options.pyodide_url else "../../pyodide/"
         with staged_output(options.out_dir) as out:
             _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks]))
             for _, track in tracks:
                 for index, page in enumerate(track):
                     _write_exercise(out, renderer, page, track, index, pyodide_url)
-            _write_assets(out / "assets", options.project_root)
+            _write_assets(out / "assets", options.project_root, options.live_reload)
             if options.pyodide_url is None:
                 dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
                 copy_dist(dist, out / "pyodide")
@@ -69,7 +76,7 @@ def _load_exercises(exercises_dir):
     return exercises
 
 
-def _prepare(exercise):
+def _prepare(exercise, validated):
     try:
         test_names = [test.name for test in load_tests(exercise.grading_spec())]
     except TestsError as exc:
@@ -85,11 +92,21 @@ def _prepare(exercise):
     except MarkdownError as exc:
         raise ExerciseError(exercise.path / "exercise.toml", f"in hints: {exc.message}") from None
     # Authoring checks (grader/validate.py): reference passes, mutants caught, tests deterministic and fast.
-    validation = validate_exercise(exercise)
-    if not validation.ok:
-        first = " ".join(validation.problems[0].split())
-        raise BuildError(f"{first} (`python -m grader validate {exercise.id}` gives the full report)")
+    fingerprint = _fingerprint(exercise)
+    if fingerprint not in validated:
+        validation = validate_exercise(exercise)
+        if not validation.ok:
+            first = " ".join(validation.problems[0].split())
+            raise BuildError(f"{first} (`python -m grader validate {exercise.id}` gives the full report)")
+        validated.add(fingerprint)
     return Page(exercise, test_names, statement_html, hints_html)
+
+
+def _fingerprint(exercise):
+    """Everything validation depends on in an exercise, as one hash."""
+    fields = dataclasses.asdict(exercise)
+    fields["path"] = str(fields["path"])
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
 def _check_steps(pages):
@@ -123,10 +140,12 @@ def _write_exercise(out, renderer, page, track, index, pyodide_url):
         _write(folder / "solution.py", exercise.solution)
 
 
-def _write_assets(assets, project_root):
+def _write_assets(assets, project_root, live_reload):
     assets.mkdir(parents=True)
     bundle(project_root, assets)
     shutil.copyfile(project_root / "site" / "css" / "style.css", assets / "style.css")
+    if live_reload:
+        shutil.copyfile(project_root / "site" / "js" / "live-reload.js", assets / "live-reload.js")
     _write(assets / "grader-core.json", json.dumps(grader_core_files(project_root)))
 
 

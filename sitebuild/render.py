@@ -26,12 +26,13 @@ def starter_json(source):
 
 
 class Renderer:
-    def __init__(self, templates_dir):
+    def __init__(self, templates_dir, live_reload=False):
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir), autoescape=True,
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         )
         self.env.globals["site_name"] = SITE_NAME
+        self.env.globals["live_reload"] = live_reload
         self.env.filters["track_title"] = track_title
 
     def index(self, tracks):

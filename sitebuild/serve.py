@@ -5,9 +5,11 @@ rebuild that swaps a new folder in at that path is picked up without a restart.
 """
 
 import functools
+import json
 import sys
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
+LIVE_STATE_PATH = "/__live/build"
 MIME_TYPES = {
     ".wasm": "application/wasm",
     ".js": "text/javascript",
@@ -21,6 +23,18 @@ MIME_TYPES = {
 
 class SiteHandler(SimpleHTTPRequestHandler):
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    live = None  # a sitebuild.live.BuildState when serving a live preview
+
+    def do_GET(self):
+        if self.live is not None and self.path.split("?")[0] == LIVE_STATE_PATH:
+            body = json.dumps(self.live.snapshot()).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
 
     def end_headers(self):
         # Always revalidate, so a rebuilt site shows up on reload.
@@ -37,14 +51,18 @@ class SiteServer(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def make_server(site_dir, host="127.0.0.1", port=8000):
-    """A server for `site_dir` (port 0 picks a free one); call serve_forever() on it."""
-    return SiteServer((host, port), functools.partial(SiteHandler, directory=str(site_dir)))
+def make_server(site_dir, host="127.0.0.1", port=8000, live=None):
+    """A server for `site_dir` (port 0 picks a free one); call serve_forever() on it.
+
+    With `live` (a BuildState), it also answers LIVE_STATE_PATH for live-reloading pages.
+    """
+    handler = type("Handler", (SiteHandler,), {"live": live})
+    return SiteServer((host, port), functools.partial(handler, directory=str(site_dir)))
 
 
-def serve(site_dir, host="127.0.0.1", port=8000):
+def serve(site_dir, host="127.0.0.1", port=8000, live=None):
     """Serve `site_dir` until Ctrl+C."""
-    with make_server(site_dir, host, port) as server:
+    with make_server(site_dir, host, port, live) as server:
         shown_host = f"[{host}]" if ":" in host else host
         print(f"Serving {site_dir} at http://{shown_host}:{server.server_address[1]}/ (Ctrl+C to stop)")
         try:
