@@ -20,7 +20,8 @@ def fail(message):
     raise Failed(message)
 
 
-def _type_name(value):
+def type_name(value):
+    """The name of a value's type, found without running any of the learner's code."""
     # type() and the class's own __name__ slot never run learner code.
     return type.__dict__["__name__"].__get__(type(value))
 
@@ -33,7 +34,7 @@ def as_array(value, *, what="your function's result"):
     """
     if not issubclass(type(value), np.ndarray):
         hint = " (wrap it with np.array(...))" if issubclass(type(value), (list, tuple)) else ""
-        fail(f"{what} should be a numpy.ndarray, got {_type_name(value)}{hint}")
+        fail(f"{what} should be a numpy.ndarray, got {type_name(value)}{hint}")
     # subok=False copies the data into a plain ndarray, dropping any subclass behaviour.
     array = np.array(value, copy=True, subok=False)
     if not np.issubdtype(array.dtype, np.floating):

@@ -19,7 +19,7 @@ import traceback
 import types
 
 from grader.core import guard
-from grader.core.checks import Failed
+from grader.core.checks import Failed, type_name
 from grader.core.report import STDOUT_LIMIT, ReportBuilder
 
 SUBMISSION_FILENAME = "submission.py"
@@ -147,7 +147,7 @@ def _load_submission(spec, source):
     if entry is None:
         return None, f"Your code does not define a function named `{spec.entry}`."
     if not callable(entry):
-        return None, f"`{spec.entry}` should be a function, but your code makes it a {_type_name(entry)}."
+        return None, f"`{spec.entry}` should be a function, but your code makes it a {type_name(entry)}."
     return entry, None
 
 
@@ -234,10 +234,6 @@ def _one_line(exc):
     return " ".join(text.split())[:500]
 
 
-def _type_name(value):
-    return type.__dict__["__name__"].__get__(type(value))
-
-
 class CappedOutput(io.TextIOBase):
     """Stands in for sys.stdout/sys.stderr: forwards the learner's prints as events, up to a limit."""
 
@@ -250,7 +246,7 @@ class CappedOutput(io.TextIOBase):
 
     def write(self, text):
         if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {_type_name(text)}")
+            raise TypeError(f"write() argument must be str, not {type_name(text)}")
         if self._written < STDOUT_LIMIT:
             # One character past the limit tells the report builder to mark the output truncated.
             chunk = text[:STDOUT_LIMIT - self._written + 1]
