@@ -1,23 +1,12 @@
 """`python build.py serve`: a change under exercises/ rebuilds the site and bumps the build state pages poll."""
 
 import json
-import shutil
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from live_server import live_server
 
 
 def fetch(url):
@@ -40,21 +29,8 @@ def wait_for(condition, seconds, what):
 
 @pytest.fixture
 def live_site(tmp_path):
-    exercises = tmp_path / "exercises"
-    exercises.mkdir()
-    shutil.copytree(ROOT / "exercises" / "sinusoidal_pe", exercises / "sinusoidal_pe")
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "build.py", "serve", "--port", str(port), "--exercises", str(exercises),
-         "--out", str(tmp_path / "site"), "--pyodide-url", "http://127.0.0.1:9/pyodide/"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_for(lambda: fetch(f"{base}/__live/build"), 180, "the first build")
-        yield base, exercises / "sinusoidal_pe"
-    finally:
-        server.terminate()
-        server.wait(10)
+    with live_server(tmp_path, extra_args=("--pyodide-url", "http://127.0.0.1:9/pyodide/")) as served:
+        yield served
 
 
 def state(base):
