@@ -7,7 +7,6 @@ synced, so an interruption loses nothing already graded; a rerun skips the
 submissions already in it (a torn last record from a crash is dropped first).
 """
 
-import concurrent.futures
 import csv
 import io
 import json
@@ -16,8 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from grader.core.engine import load_tests
-from grader.isolation import grade_isolated, kill_all_children
+from grader.checker.supervisor import Grader
 
 CSV_FIXED_COLUMNS = ("submission", "passed", "score", "error")
 
@@ -121,40 +119,35 @@ def _record_from_csv(columns, row):
             "tests": [{"name": n, "status": s} for n, s in zip(names, statuses)]}
 
 
-def run_batch(exercise, folder, out, limits, jobs, force, progress):
+def run_batch(exercise, folder, out, limits, jobs, force, progress, sandbox):
     """Grade every *.py in `folder` not yet in `out`; return all records for the folder's files."""
     files = submission_files(folder)
-    spec = exercise.grading_spec()
-    test_names = [t.name for t in load_tests(spec)]
+    grader = Grader(exercise.grading_spec(), limits, sandbox)
+    test_names = grader.test_names
     results = ResultsFile(out, test_names, force)
     todo = [path for path in files if path.name not in results.records]
     progress.start(total=len(files), done=len(files) - len(todo))
 
-    def grade_file(path):
-        try:
-            source = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            return _unreadable_report(exercise.id, test_names, path, exc)
-        return grade_isolated(spec, source, limits, test_names)
+    def record_of(path, report):
+        passed_tests = sum(t["status"] == "passed" for t in report["tests"])
+        return {"submission": path.name, "score": f"{passed_tests}/{len(report['tests'])}", **report}
 
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
-    try:
-        futures = {pool.submit(grade_file, path): path for path in todo}
-        for future in concurrent.futures.as_completed(futures):
-            path = futures[future]
-            report = future.result()
-            passed_tests = sum(t["status"] == "passed" for t in report["tests"])
-            record = {"submission": path.name, "score": f"{passed_tests}/{len(report['tests'])}", **report}
+    readable = []
+    for path in todo:
+        try:
+            readable.append((path, path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            record = record_of(path, _unreadable_report(exercise.id, test_names, path, exc))
             results.append(record)
             progress.advance(record)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        kill_all_children()
-        raise
+    try:
+        for path, report in grader.grade_all(readable, jobs):
+            record = record_of(path, report)
+            results.append(record)
+            progress.advance(record)
     finally:
         results.close()
         progress.finish()
-    pool.shutdown()
     return [results.records[p.name] for p in files if p.name in results.records], test_names
 
 

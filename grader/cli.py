@@ -4,16 +4,23 @@ import argparse
 import json
 import os
 import signal
+import stat
 import sys
+import unicodedata
 from pathlib import Path
 
 from grader.batch import BatchError, Progress, run_batch, summarize
+from grader.checker.remote import DEFAULT_MEMORY_MB, Limits
+from grader.checker.sandbox import MODES, Sandbox, SandboxError
+from grader.checker.supervisor import Grader
 from grader.core.engine import TestsError
 from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find_exercise, load_all, load_exercise
-from grader.isolation import DEFAULT_MEMORY_MB, Limits, grade_isolated
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
+MAX_SUBMISSION_BYTES = 1_000_000
+MAX_TIMEOUT_SECONDS = 3600
+MEMORY_RANGE_MB = (64, 1_048_576)
 
 
 def _interrupt(signum, frame):
@@ -26,11 +33,13 @@ class UsageError(Exception):
 
 def main(argv=None):
     signal.signal(signal.SIGTERM, _interrupt)
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="backslashreplace")  # any text prints, whatever the terminal's encoding
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         return args.command(args)
-    except (ExerciseError, TestsError, UsageError, BatchError) as exc:
+    except (ExerciseError, TestsError, UsageError, BatchError, SandboxError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
@@ -94,19 +103,36 @@ def _add_root_option(parser):
 
 
 def _add_limit_options(parser):
-    parser.add_argument("--timeout", type=_positive_number, metavar="SECONDS",
-                        help="wall-clock limit for the whole run (default: the exercise's time_limit)")
-    parser.add_argument("--memory", type=_positive_number, metavar="MB", default=DEFAULT_MEMORY_MB,
-                        help=f"memory the submission may use (default: {DEFAULT_MEMORY_MB})")
+    parser.add_argument("--timeout", type=_timeout, metavar="SECONDS",
+                        help="time the submission's code may run, loading and all tests together "
+                             f"(default: the exercise's time_limit; at most {MAX_TIMEOUT_SECONDS})")
+    parser.add_argument("--memory", type=_memory, metavar="MB", default=DEFAULT_MEMORY_MB,
+                        help=f"memory the submission may use, in MB (default: {DEFAULT_MEMORY_MB}; "
+                             f"{MEMORY_RANGE_MB[0]} to {MEMORY_RANGE_MB[1]})")
+    parser.add_argument("--sandbox", choices=MODES, default="auto",
+                        help="run learner code under bubblewrap (bwrap), without a sandbox (none: rlimits only), "
+                             "or bubblewrap when it works (auto, the default; warns when it does not)")
 
 
-def _positive_number(text):
+def _timeout(text):
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} should be a positive number")
+    if not 0 < value <= MAX_TIMEOUT_SECONDS:
+        raise argparse.ArgumentTypeError(f"{text!r} should be a positive number of seconds, "
+                                         f"at most {MAX_TIMEOUT_SECONDS}")
+    return value
+
+
+def _memory(text):
+    low, high = MEMORY_RANGE_MB
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of megabytes") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{text!r} should be between {low} and {high} (megabytes)")
     return value
 
 
@@ -121,29 +147,58 @@ def _positive_int(text):
 
 
 def limits_from(args, exercise):
-    return Limits(time_limit=args.timeout or exercise.time_limit, memory_mb=int(args.memory))
+    return Limits(time_limit=args.timeout or exercise.time_limit, memory_mb=args.memory)
 
 
 def read_submission(path):
     """The submission's source text, or UsageError naming the file and the problem."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_source(path)
+    except SubmissionError as exc:
+        raise UsageError(str(exc)) from None
+
+
+class SubmissionError(Exception):
+    """A submission file that cannot be graded; the message names it and says why."""
+
+
+def read_source(path, limit=MAX_SUBMISSION_BYTES):
+    """The text of a regular, UTF-8 file of at most `limit` bytes; never blocks on a FIFO or a device."""
+    shown = os.fsdecode(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; the type is checked before reading.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a folder, not a Python file") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: not a UTF-8 text file") from None
+        raise SubmissionError(f"{shown}: no such file") from None
     except OSError as exc:
-        raise UsageError(f"{path}: cannot be read ({exc.strerror})") from None
+        raise SubmissionError(f"{shown}: cannot be read ({exc.strerror})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise SubmissionError(f"{shown}: is a folder, not a Python file")
+        if not stat.S_ISREG(mode):
+            raise SubmissionError(f"{shown}: not a regular file")
+        data = os.read(fd, limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise SubmissionError(f"{shown}: too large (more than {limit:,} bytes); a submission is a Python file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SubmissionError(f"{shown}: not a UTF-8 text file") from None
 
 
 def run_check(args):
     exercise = load_exercise(args.exercise)
     source = read_submission(args.submission)
-    report = grade_isolated(exercise.grading_spec(), source, limits_from(args, exercise))
+    sandbox = Sandbox(args.sandbox, hide=[exercise.path], warn=lambda text: print(text, file=sys.stderr))
+    try:
+        report = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox).grade(source)
+    finally:
+        sandbox.close()
     if args.json:
-        print(json.dumps(report, ensure_ascii=False))
+        print(json.dumps(report, ensure_ascii=True, allow_nan=False))
     else:
         print(format_report(report, exercise.title))
     return EXIT_PASSED if report["passed"] else EXIT_FAILED
@@ -152,8 +207,13 @@ def run_check(args):
 def run_batch_command(args):
     exercise = load_exercise(args.exercise)
     out = args.out or Path(f"{exercise.id}-results.jsonl")
-    records, test_names = run_batch(exercise, args.folder, out, limits_from(args, exercise),
-                                    args.jobs, args.force, Progress())
+    sandbox = Sandbox(args.sandbox, hide=[exercise.path, args.folder, out],
+                      warn=lambda text: print(text, file=sys.stderr))
+    try:
+        records, test_names = run_batch(exercise, args.folder, out, limits_from(args, exercise),
+                                        args.jobs, args.force, Progress(), sandbox)
+    finally:
+        sandbox.close()
     print(summarize(records, test_names))
     print(f"\nResults: {out}")
     return EXIT_PASSED
@@ -210,22 +270,31 @@ def _with_marks(text):
 
 
 def format_report(report, title):
+    """The report as text; what came from the learner's code cannot pass for the grader's own lines."""
     marks = _marks()
     lines = [f"{title} ({report['exercise']})"]
     if report["error"]:
-        lines.append(_indent(f"Error: {report['error']}", "  "))
+        lines.append(_indent(f"Error: {printable(report['error'])}", "  "))
     for test in report["tests"]:
         lines.append(f"  {marks[test['status']]} {test['name']}  ({test['duration_ms']:.0f} ms)")
-        if test["message"] and not test["message"].startswith("Not run"):
-            lines.append(_indent(test["message"], "      "))
-        elif test["message"]:
-            lines[-1] += f" - {test['message']}"
+        message = printable(test["message"])
+        if message and not message.startswith("Not run"):
+            lines.append(_indent(message, "      "))
+        elif message:
+            lines[-1] += f" - {message}"
     passed = sum(t["status"] == "passed" for t in report["tests"])
     lines.append(f"{passed}/{len(report['tests'])} tests passed" + (" - all good!" if report["passed"] else ""))
     if report["stdout"]:
         lines.append("Your code printed:")
-        lines.append(_indent(report["stdout"].rstrip("\n"), "  | "))
+        lines.append(_indent(printable(report["stdout"].rstrip("\n")), "  | "))
     return "\n".join(lines)
+
+
+def printable(text):
+    """`text` with control and format characters (ANSI escapes, carriage returns, bidi overrides)
+    spelled out as escapes, so that they cannot move the cursor or repaint what was printed."""
+    return "".join(ch if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Zl", "Zp")
+                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def _marks():

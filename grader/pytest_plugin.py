@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from grader.exercise import ExerciseError, load_exercise
-from grader.isolation import Limits, grade_isolated
+from grader.checker.supervisor import Limits, grade_isolated
 
 # Exercise files are imported as exercises.<id>.tests and exercises.<id>.solution: every
 # exercise has a tests.py, so the plain module name "tests" would clash.

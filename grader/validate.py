@@ -14,11 +14,11 @@
 - with a Pyodide distribution: reference and mutants get the same verdicts in
   real Pyodide (under Node) as in CPython.
 
-Every grading runs in an isolated child process (`grade_isolated`), so a
-mutant that loops ends as a timeout instead of hanging the validation.
+Every grading runs like `python -m grader check` (a checker process, the
+learner's code in the sandbox), so a mutant that loops ends as a timeout
+instead of hanging the validation.
 """
 
-import concurrent.futures
 import dataclasses
 import inspect
 import json
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
-from grader.isolation import Limits, grade_isolated
+from grader.checker.supervisor import Grader, Limits, shared_sandbox
 from sitebuild.markdown import MarkdownError, render_markdown
 from sitebuild.pyodide_dist import DistError, ensure_dist
 
@@ -168,18 +168,13 @@ def _check_tests(exercise, result):
 
 def _grade_everything(exercise, test_names):
     """{label: [_Run, ...]}: reference and mutants graded twice (determinism), the starter once."""
-    spec, limits = exercise.grading_spec(), Limits(time_limit=exercise.time_limit)
-
-    def run(source):
-        return _Run.of(grade_isolated(spec, source, limits, test_names))
-
+    grader = Grader(exercise.grading_spec(), Limits(time_limit=exercise.time_limit), shared_sandbox(), test_names)
     # The reference runs alone, one run at a time, since its timing feeds the speed check.
-    runs = {"reference": [run(exercise.solution), run(exercise.solution)]}
+    runs = {"reference": [_Run.of(grader.grade(exercise.solution)) for _ in range(2)]}
     jobs = [("starter", exercise.starter)] + [(name, source) for name, source in exercise.mutants.items()
                                               for _ in range(2)]
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        for (label, _), graded in zip(jobs, pool.map(lambda job: run(job[1]), jobs)):
-            runs.setdefault(label, []).append(graded)
+    for label, report in grader.grade_all(jobs, os.cpu_count() or 1):
+        runs.setdefault(label, []).append(_Run.of(report))
     return runs
 
 

@@ -4,6 +4,9 @@ Each file starts with header comments:
     # expect: passed                 the report passes
     # expect: failed, error          it does not pass; every non-passing status is one of these
     # message: regex                 (optional) found, case-insensitively, in the error or a test message
+    # where: offline                 (optional) only the offline grader guarantees the verdict: tampering
+                                     that the browser, where learner code shares the tests' interpreter,
+                                     does not resist (browser verdicts are practice feedback)
 """
 
 import dataclasses
@@ -18,6 +21,7 @@ class Case:
     path: Path
     expect: frozenset
     message: str | None
+    offline_only: bool
 
     @property
     def name(self):
@@ -31,9 +35,13 @@ class Case:
 def load_cases(exercise_id):
     cases = []
     for path in sorted((CORPUS_DIR / exercise_id).glob("*.py")):
-        header = dict(re.findall(r"^# (expect|message): (.+)$", path.read_text(encoding="utf-8"), re.MULTILINE))
+        header = dict(re.findall(r"^# (expect|message|where): (.+)$", path.read_text(encoding="utf-8"),
+                                 re.MULTILINE))
         expect = frozenset(s.strip() for s in header["expect"].split(","))
-        cases.append(Case(path, expect, header.get("message")))
+        where = header.get("where", "").strip()
+        if where not in ("", "offline"):
+            raise ValueError(f"{path}: unknown 'where: {where}' (the only value is 'offline')")
+        cases.append(Case(path, expect, header.get("message"), offline_only=where == "offline"))
     return cases
 
 

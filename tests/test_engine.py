@@ -1,4 +1,4 @@
-"""The in-process engine: report shape, verdict classification, fresh inputs, and the integrity guard."""
+"""The in-process engine (what the browser runs): report shape, verdict classification, fresh inputs, output."""
 
 import json
 import sys
@@ -82,53 +82,6 @@ def test_syntax_error_reports_its_line():
 def test_missing_entry_and_non_function_entry():
     assert "does not define a function named `double`" in grade(SPEC, "x = 1\n")["error"]
     assert "should be a function" in grade(SPEC, "double = 3\n")["error"]
-
-
-def test_patches_are_undone_before_checking():
-    source = (
-        "import numpy as np, builtins\n"
-        "np.allclose = lambda *a, **k: True\n"
-        "def double(x):\n"
-        "    builtins.abs = lambda v: 0\n"
-        "    np.abs = lambda v: np.zeros_like(v)\n"
-        "    return x * 3\n"
-    )
-    real_allclose, real_abs = np.allclose, abs
-    report = grade(SPEC, source)
-    assert statuses(report) == ["failed", "failed", "passed"]
-    assert np.allclose is real_allclose and abs is real_abs
-
-
-def test_patching_grader_code_objects_is_undone():
-    source = (
-        "import sys\n"
-        "def _none(*a, **k):\n    return None\n"
-        "def double(x):\n"
-        "    for name, module in list(sys.modules.items()):\n"
-        "        if name.startswith('grader'):\n"
-        "            for value in list(vars(module).values()):\n"
-        "                if type(value).__name__ == 'function':\n"
-        "                    try:\n"
-        "                        value.__code__ = _none.__code__\n"
-        "                    except ValueError:\n"
-        "                        pass\n"
-        "    return x * 3\n"
-    )
-    report = grade(SPEC, source)
-    assert statuses(report) == ["failed", "failed", "passed"]
-
-
-def test_replacing_a_module_in_sys_modules_is_undone():
-    source = (
-        "import sys, types\n"
-        "fake = types.ModuleType('numpy')\n"
-        "fake.allclose = lambda *a, **k: True\n"
-        "sys.modules['numpy'] = fake\n"
-        "def double(x):\n    return x * 3\n"
-    )
-    report = grade(SPEC, source)
-    assert sys.modules["numpy"] is np
-    assert report["passed"] is False
 
 
 def test_output_is_capped():

@@ -3,7 +3,7 @@
 import pytest
 
 from grader.exercise import load_all
-from grader.isolation import Limits, grade_isolated
+from grader.checker.supervisor import Limits, grade_isolated
 
 EXERCISES = load_all()
 POSITIONAL_ENCODING_FAMILY = {"sinusoidal_pe", "sinusoidal_pos", "relative_shift", "position_similarity"}

@@ -1,13 +1,22 @@
-"""Run an exercise's hidden tests against learner source code, in this interpreter.
+"""Run an exercise's hidden tests against a learner's code.
 
-`grade(spec, source, emit)` is the whole engine: the browser worker (Pyodide)
-and the CLI's isolated child process both call it.  It emits events (see
-`report.py`) as it goes and returns the finished report.  Time limits are
-enforced from outside by whoever can kill the interpreter (the CLI's parent
-process, the page that owns the worker); the report builder turns such a kill
-into `timeout` verdicts.
+`run_tests(spec, learner, emit)` is the engine.  It loads the hidden tests,
+asks `learner` to load the learner's code, runs every test with the learner's
+function as its argument, and emits events (see `report.py`) as it goes.  What
+`learner` is decides where the learner's code runs:
+
+- `InProcessLearner` runs it in this interpreter, beside the tests (the
+  browser, where the learner owns the page anyway, and `grade()`).
+- The offline checker's `RemoteLearner` (grader/checker/) runs it in a
+  separate, sandboxed process and passes arguments and results as data.
+
+Either way a test sees a plain callable named like the entry function, an
+exception raised by the learner's code reaches the test as an exception of
+the same built-in type (so `except IndexError:` works), and an exception that
+the test lets through is the learner's error, not a failed check.
 """
 
+import builtins
 import copy
 import dataclasses
 import inspect
@@ -18,12 +27,12 @@ import time
 import traceback
 import types
 
-from grader.core import guard
 from grader.core.checks import Failed, type_name
 from grader.core.report import STDOUT_LIMIT, ReportBuilder
 
 SUBMISSION_FILENAME = "submission.py"
 TESTS_MODULE = "hidden_tests"
+DESCRIPTION_LINES = 20
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +54,26 @@ class TestsError(Exception):
     """The exercise's hidden tests cannot be loaded: the exercise is broken, not the submission."""
 
 
+class LearnerRaised:
+    """Mixed into the exception a test receives when the learner's code raised one.
+
+    `description` is the learner-facing text: the exception and the traceback
+    trimmed to the learner's own lines.
+    """
+    description = ""
+
+
+class LearnerStopped(BaseException):
+    """A call into the learner's code that could not finish (time limit, crash, interference).
+
+    A BaseException, so that a test's `except Exception:` does not swallow it.
+    """
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
 def load_tests(spec):
     """Import the hidden tests as module `hidden_tests` and collect them in definition order."""
     _register_source(spec.tests_filename, spec.tests_source)
@@ -56,7 +85,7 @@ def load_tests(spec):
         exec(code, module.__dict__)
     except Exception as exc:
         sys.modules.pop(TESTS_MODULE, None)
-        raise TestsError(f"{spec.tests_filename}: hidden tests fail to import: {_one_line(exc)}") from exc
+        raise TestsError(f"{spec.tests_filename}: hidden tests fail to import: {one_line(exc)}") from exc
     tests = []
     for name, value in module.__dict__.items():
         if not (name.startswith("test_") and isinstance(value, types.FunctionType)
@@ -76,58 +105,110 @@ def load_tests(spec):
 
 
 def grade(spec, source, emit=None):
-    """Grade `source` against the hidden tests of `spec`; return the report (see report.py)."""
-    tests = load_tests(spec)
+    """Grade `source` in this interpreter (no isolation); return the report (see report.py)."""
+    return run_tests(spec, InProcessLearner(spec.entry, source), emit)
+
+
+def run_tests(spec, learner, emit=None, tests=None):
+    """Run the hidden tests of `spec` against `learner`; emit events and return the report.
+
+    `learner` has `start(send_output)`, `load()` -> None or (status, message),
+    `function` (what the tests call), `out_of_time()` -> None or a message, and `stop()`.
+    """
+    tests = tests if tests is not None else load_tests(spec)
     builder = ReportBuilder(spec.exercise_id, [t.name for t in tests])
+    current_test = [None]
 
     def send(event):
         builder.add(event)
         if emit is not None:
             emit(event)
 
+    def send_output(text):
+        send({"event": "stdout", "text": text, "test": current_test[0]})
+
     send({"event": "start", "exercise": spec.exercise_id, "tests": [t.name for t in tests]})
-    capture = CappedOutput(send)
-    real_streams = sys.stdout, sys.stderr
-    sys.stdout = sys.stderr = capture
+    learner.start(send_output)
     try:
-        _run(spec, source, tests, send)
+        problem = learner.load()
+        if problem is None:
+            send({"event": "loaded", "error": None})
+        else:
+            send({"event": "loaded", "error": problem[1], "status": problem[0]})
+        for index, test in enumerate(tests if problem is None else ()):
+            current_test[0] = index
+            send({"event": "test_start", "index": index})
+            started = time.perf_counter()
+            exhausted = learner.out_of_time()
+            if exhausted is not None:
+                status, message = "timeout", f"Not run: {exhausted}"
+            else:
+                try:
+                    test.function(learner.function)
+                    status, message = "passed", ""
+                except BaseException as exc:  # the learner's code may raise anything, SystemExit included
+                    status, message = _verdict(exc)
+            duration_ms = (time.perf_counter() - started) * 1000
+            send({"event": "test", "index": index, "status": status, "message": message,
+                  "duration_ms": duration_ms})
+            current_test[0] = None
     finally:
-        sys.stdout, sys.stderr = real_streams
+        learner.stop()
     send({"event": "done"})
     return builder.finish()
 
 
-def _run(spec, source, tests, send):
-    restore, extra_threads = guard.protect(extra_modules=(TESTS_MODULE,))
-    entry, error = _load_submission(spec, source)
-    restore()
-    if error is None and extra_threads() > 0:
-        error = _THREADS_MESSAGE
-    send({"event": "loaded", "error": error})
-    if error is not None:
-        return
-    learner_function = _guarded(entry, restore, extra_threads)
-    for index, test in enumerate(tests):
-        send({"event": "test_start", "index": index})
-        started = time.perf_counter()
-        try:
-            test.function(learner_function)
-            status, message = "passed", ""
-        except _ThreadsLeftRunning:
-            status, message = "error", _THREADS_MESSAGE
-        except BaseException as exc:  # the learner's code may raise anything, SystemExit included
-            status, message = _verdict(exc)
-        finally:
-            restore()
-        duration_ms = (time.perf_counter() - started) * 1000
-        send({"event": "test", "index": index, "status": status, "message": message,
-              "duration_ms": duration_ms})
-        if extra_threads() > 0:
-            send({"event": "aborted", "error": _THREADS_MESSAGE})
-            return
+def _verdict(exc):
+    """(status, message) for an exception that ended a test."""
+    if isinstance(exc, LearnerStopped):
+        return exc.status, exc.message
+    if isinstance(exc, LearnerRaised):
+        return "error", exc.description
+    if isinstance(exc, Failed):
+        return "failed", str(exc)
+    if isinstance(exc, AssertionError):
+        return "failed", str(exc) or _failed_assert_line(exc.__traceback__)
+    return "error", f"{type(exc).__name__} while checking your result: {one_line(exc)}"
 
 
-def _load_submission(spec, source):
+class InProcessLearner:
+    """The learner's code run in this interpreter, beside the tests."""
+
+    def __init__(self, entry_name, source):
+        self.entry_name, self.source = entry_name, source
+        self.function = None
+        self._streams = None
+
+    def start(self, send_output):
+        self._streams = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = CappedOutput(send_output)
+
+    def stop(self):
+        if self._streams is not None:
+            sys.stdout, sys.stderr = self._streams
+            self._streams = None
+
+    def load(self):
+        entry, error = load_submission(self.entry_name, self.source)
+        if error is not None:
+            return ("error", error)
+        deepcopy = copy.deepcopy
+
+        def learner_function(*args, **kwargs):
+            args, kwargs = deepcopy((args, kwargs))  # the test's own values never reach the learner's code
+            try:
+                return entry(*args, **kwargs)
+            except BaseException as exc:
+                raise as_learner_exception(exc) from None
+        learner_function.__name__ = self.entry_name
+        self.function = learner_function
+        return None
+
+    def out_of_time(self):
+        return None  # whoever runs this interpreter enforces the time limit by stopping it
+
+
+def load_submission(entry_name, source):
     """Run the learner's module; return (entry function, None) or (None, error message)."""
     try:
         code = compile(source, SUBMISSION_FILENAME, "exec")
@@ -135,69 +216,78 @@ def _load_submission(spec, source):
         where = f"line {exc.lineno}" + (f", column {exc.offset}" if exc.offset else "")
         return None, f"{type(exc).__name__} on {where}: {exc.msg}"
     except (ValueError, MemoryError, RecursionError) as exc:  # e.g. null bytes, absurdly nested code
-        return None, f"Your code could not be compiled: {_one_line(exc)}"
+        return None, f"Your code could not be compiled: {one_line(exc)}"
     _register_source(SUBMISSION_FILENAME, source)
     module = types.ModuleType("submission")
     module.__file__ = SUBMISSION_FILENAME
     try:
         exec(code, module.__dict__)
     except BaseException as exc:
-        return None, "Your code raised an error while loading (before any test ran):\n" + _describe_exception(exc)
-    entry = module.__dict__.get(spec.entry)
+        return None, "Your code raised an error while loading (before any test ran):\n" + describe_exception(exc)
+    entry = module.__dict__.get(entry_name)
     if entry is None:
-        return None, f"Your code does not define a function named `{spec.entry}`."
+        return None, f"Your code does not define a function named `{entry_name}`."
     if not callable(entry):
-        return None, f"`{spec.entry}` should be a function, but your code makes it a {type_name(entry)}."
+        return None, f"`{entry_name}` should be a function, but your code makes it a {type_name(entry)}."
     return entry, None
 
 
-class _ThreadsLeftRunning(Exception):
-    pass
+# ---- the learner's exceptions, as tests see them --------------------------------------------------
+
+BUILTIN_EXCEPTIONS = {name: value for name, value in vars(builtins).items()
+                      if isinstance(value, type) and issubclass(value, BaseException)}
+_learner_classes = {}
 
 
-_THREADS_MESSAGE = ("Your code started threads that are still running. They are not allowed: "
-                    "grading stopped, since running threads could change the results.")
+def builtin_bases(exc):
+    """Names of the built-in exception classes `exc` is an instance of, most derived first."""
+    return [cls.__name__ for cls in type(exc).__mro__ if BUILTIN_EXCEPTIONS.get(cls.__name__) is cls]
 
 
-def _guarded(function, restore, extra_threads):
-    """The learner's function as the tests see it: fresh copies of the arguments, state restored after."""
-    deepcopy, threads_left_running = copy.deepcopy, _ThreadsLeftRunning  # bound before learner code can patch them
+def as_learner_exception(exc):
+    """The exception a test receives for `exc`, raised by the learner's code."""
+    return learner_exception(builtin_bases(exc), one_line(exc), describe_exception(exc))
 
-    def learner_function(*args, **kwargs):
-        args, kwargs = deepcopy((args, kwargs))
+
+def learner_exception(base_names, message, description):
+    """A LearnerRaised exception that is an instance of the built-in classes named in `base_names`.
+
+    Unknown names are ignored, so the names may come from an untrusted process.
+    """
+    bases = [BUILTIN_EXCEPTIONS[name] for name in base_names if name in BUILTIN_EXCEPTIONS]
+    # Keep the most derived ones: a class listed with one of its subclasses adds nothing.
+    bases = tuple(b for b in dict.fromkeys(bases) if not any(o is not b and issubclass(o, b) for o in bases))
+    candidates = [bases] + [(cls,) for cls in (bases[0].__mro__ if bases else ())] + [(Exception,)]
+    for candidate in candidates:
+        if not candidate or not issubclass(candidate[0], BaseException):
+            continue
         try:
-            return function(*args, **kwargs)
-        finally:
-            restore()
-            if extra_threads() > 0:
-                raise threads_left_running()
-    return learner_function
+            cls = _learner_classes.get(candidate)
+            if cls is None:
+                cls = type(candidate[0].__name__, (LearnerRaised, *candidate), {"__module__": "builtins"})
+                _learner_classes[candidate] = cls
+            exc = cls(message)
+        except TypeError:  # layout conflicts, or a constructor that wants more than a message
+            continue
+        exc.description = description
+        return exc
+    raise AssertionError("unreachable: Exception(message) always works")
 
 
-def _verdict(exc):
-    """(status, message) for an exception that ended a test."""
-    tb = exc.__traceback__
-    learner_frames = [f for f in traceback.extract_tb(tb) if f.filename == SUBMISSION_FILENAME]
-    if learner_frames or not isinstance(exc, Exception):
-        return "error", _describe_exception(exc)
-    if isinstance(exc, Failed):
-        return "failed", str(exc)
-    if isinstance(exc, AssertionError):
-        return "failed", str(exc) or _failed_assert_line(tb)
-    return "error", f"{type(exc).__name__} while checking your result: {_one_line(exc)}"
-
-
-def _describe_exception(exc):
+def describe_exception(exc):
     """A learner-facing message: what happened, and the traceback trimmed to the learner's code."""
     if isinstance(exc, SystemExit):
-        headline = f"Your code called exit ({_one_line(exc) or 'SystemExit'}); return the result instead of exiting."
+        headline = f"Your code called exit ({one_line(exc) or 'SystemExit'}); return the result instead of exiting."
     elif isinstance(exc, KeyboardInterrupt):
         headline = "Your code raised KeyboardInterrupt."
     elif isinstance(exc, MemoryError):
-        headline = f"MemoryError: your code ran out of memory. {_one_line(exc)}".rstrip()
+        headline = f"MemoryError: your code ran out of memory. {one_line(exc)}".rstrip()
     else:
-        headline = f"{type(exc).__name__}: {_one_line(exc)}"
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == SUBMISSION_FILENAME]
+        headline = f"{type_name(exc)}: {one_line(exc)}"
+    try:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == SUBMISSION_FILENAME]
+    except Exception:
+        frames = []
     if not frames:
         return headline
     lines = [headline, "Traceback (your code, most recent call last):"]
@@ -211,7 +301,7 @@ def _describe_exception(exc):
         if repeats > 1:
             lines.append(f"  [the line above repeated {repeats - 1} more times]")
         index += repeats
-    return "\n".join(lines[:20])
+    return "\n".join(lines[:DESCRIPTION_LINES])
 
 
 def _failed_assert_line(tb):
@@ -226,19 +316,21 @@ def _register_source(filename, source):
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
-def _one_line(exc):
+def one_line(exc):
+    """str(exc) on one line, cut short; never raises, whatever the exception's __str__ does."""
     try:
         text = str(exc)
+        text = text if type(text) is str else "<unprintable>"
     except BaseException:
         text = "<unprintable>"
-    return " ".join(text.split())[:500]
+    return " ".join(text[:2000].split())[:500]
 
 
 class CappedOutput(io.TextIOBase):
-    """Stands in for sys.stdout/sys.stderr: forwards the learner's prints as events, up to a limit."""
+    """Stands in for sys.stdout/sys.stderr: forwards the learner's prints, up to a limit."""
 
-    def __init__(self, send):
-        self._send = send
+    def __init__(self, send_output):
+        self._send_output = send_output
         self._written = 0
 
     def writable(self):
@@ -251,5 +343,5 @@ class CappedOutput(io.TextIOBase):
             # One character past the limit tells the report builder to mark the output truncated.
             chunk = text[:STDOUT_LIMIT - self._written + 1]
             self._written += len(chunk)
-            self._send({"event": "stdout", "text": chunk})
+            self._send_output(chunk)
         return len(text)

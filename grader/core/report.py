@@ -1,19 +1,37 @@
 """Build the grading report from the engine's stream of events.
 
-The engine emits events as it goes (`start`, `loaded`, `stdout`, `test_start`,
-`test`, `aborted`, `done`).  Whoever watches a run from outside (the CLI's
-parent process) feeds them to a `ReportBuilder`, so that a run killed for its
-time limit or crashed still yields a full report: finished tests keep their
-verdict, the running one and those not yet started get the interruption's.
+The engine emits events as it goes:
+    {"event": "start", "exercise": str, "tests": [str]}
+    {"event": "loaded", "error": str | None, "status": "error" | "timeout"}   status only with an error
+    {"event": "stdout", "text": str, "test": int | None}   what the learner's code printed, during that test
+    {"event": "test_start", "index": int}
+    {"event": "test", "index": int, "status": str, "message": str, "duration_ms": float}
+    {"event": "aborted", "error": str}      grading could not go on (the remaining tests are not run)
+    {"event": "done"}
+Whoever watches a run from outside (the CLI's parent process, the page) feeds
+them to a `ReportBuilder`, so that a run killed for its time limit or crashed
+still yields a full report: finished tests keep their verdict, the running one
+and those not yet started get the interruption's.  Events are checked strictly;
+a malformed one raises `InvalidEvent`, so no sender can make the builder crash
+or produce a report that is not valid JSON.
 
 Report schema (also what `python -m grader check --json` prints):
     {"exercise": str, "passed": bool, "error": str | None,
-     "tests": [{"name", "status", "message", "duration_ms"}], "stdout": str}
+     "tests": [{"name", "status", "message", "duration_ms", "stdout"}], "stdout": str}
+`stdout` of a test is what the learner's code printed while that test ran; the
+report's `stdout` is everything it printed, loading included.
 """
+
+import math
 
 STATUSES = ("passed", "failed", "error", "timeout")
 STDOUT_LIMIT = 32_000
+MESSAGE_LIMIT = 20_000
 TRUNCATED = "\n[output truncated: more than {} characters]\n".format(STDOUT_LIMIT)
+
+
+class InvalidEvent(ValueError):
+    """An event that does not follow the schema above."""
 
 
 class ReportBuilder:
@@ -24,37 +42,55 @@ class ReportBuilder:
         self.running = None
         self.loaded = False
         self.error = None
+        self.load_status = "error"
         self.aborted = None
         self.done = False
-        self._stdout = []
-        self._stdout_size = 0
+        self._stdout = _Output()
+        self._test_stdout = {}
 
     def add(self, event):
+        if type(event) is not dict:
+            raise InvalidEvent("an event must be an object")
         kind = event.get("event")
         if kind == "stdout":
-            self._add_stdout(str(event.get("text", "")))
+            test = event.get("test")
+            if test is not None:
+                self._index(test)
+            text = _text(event, "text")
+            self._stdout.add(text)
+            if test is not None:
+                self._test_stdout.setdefault(test, _Output()).add(text)
         elif kind == "loaded":
-            self.loaded = True
-            self.error = event.get("error")
+            error = event.get("error")
+            if error is not None:
+                error = _text(event, "error")
+                self.load_status = event.get("status", "error")
+                if self.load_status not in ("error", "timeout"):
+                    raise InvalidEvent(f"invalid load status {self.load_status!r}"[:200])
+            self.loaded, self.error = True, error
         elif kind == "test_start":
-            self.running = event["index"]
+            self.running = self._index(event.get("index"))
         elif kind == "test":
-            index = event["index"]
-            self.results[index] = _test_result(self.test_names[index], event)
+            index = self._index(event.get("index"))
+            status = event.get("status")
+            if status not in STATUSES:
+                raise InvalidEvent(f"invalid status {status!r}"[:200])
+            duration = event.get("duration_ms")
+            if type(duration) not in (int, float) or not math.isfinite(duration) or duration < 0:
+                raise InvalidEvent(f"invalid duration {duration!r}"[:200])
+            self.results[index] = _result(self.test_names[index], status, _text(event, "message"), duration)
             self.running = None
         elif kind == "aborted":
-            self.aborted = str(event["error"])
+            self.aborted = _text(event, "error")
         elif kind == "done":
             self.done = True
+        elif kind != "start":
+            raise InvalidEvent(f"unknown event {kind!r}"[:200])
 
-    def _add_stdout(self, text):
-        room = STDOUT_LIMIT - self._stdout_size
-        if room <= 0:
-            return
-        if len(text) > room:
-            text = text[:room] + TRUNCATED
-        self._stdout.append(text)
-        self._stdout_size += len(text)
+    def _index(self, index):
+        if type(index) is not int or not 0 <= index < len(self.test_names):
+            raise InvalidEvent(f"test index {index!r} out of range"[:200])
+        return index
 
     def finish(self, interruption=None):
         """The report.  `interruption` is (status, message) when the run did not reach its end."""
@@ -64,7 +100,7 @@ class ReportBuilder:
             error = f"{message} (while loading your code)"
             not_run = (status, f"Not run: {message}")
         elif error is not None:
-            not_run = ("error", "Not run: your code could not be loaded.")
+            not_run = (self.load_status, "Not run: your code could not be loaded.")
         elif self.aborted is not None:
             error = self.aborted
             not_run = ("error", f"Not run: {self.aborted}")
@@ -75,22 +111,52 @@ class ReportBuilder:
         tests = []
         for index, name in enumerate(self.test_names):
             if index in self.results:
-                tests.append(self.results[index])
+                test = self.results[index]
             elif index == self.running and interruption is not None:
-                tests.append(_result(name, interruption[0], interruption[1]))
+                test = _result(name, interruption[0], interruption[1])
             else:
-                tests.append(_result(name, *not_run))
+                test = _result(name, *not_run)
+            output = self._test_stdout.get(index)
+            tests.append({**test, "stdout": output.text() if output else ""})
         passed = error is None and all(t["status"] == "passed" for t in tests)
         return {"exercise": self.exercise_id, "passed": passed, "error": error,
-                "tests": tests, "stdout": "".join(self._stdout)}
+                "tests": tests, "stdout": self._stdout.text()}
 
 
-def _test_result(name, event):
-    status = event.get("status")
-    if status not in STATUSES:
-        return _result(name, "error", f"Invalid status {status!r} reported by the grader.")
-    return _result(name, status, str(event.get("message", "")), float(event.get("duration_ms", 0.0)))
+class _Output:
+    """Printed text, capped at STDOUT_LIMIT characters with a note when cut."""
+
+    def __init__(self):
+        self._parts = []
+        self._size = 0
+
+    def add(self, text):
+        room = STDOUT_LIMIT - self._size
+        if room <= 0:
+            return
+        if len(text) > room:
+            text = text[:room] + TRUNCATED
+        self._parts.append(text)
+        self._size += len(text)
+
+    def text(self):
+        return "".join(self._parts)
+
+
+def _text(event, key):
+    value = event.get(key, "")
+    if type(value) is not str:
+        raise InvalidEvent(f"{key} must be a string")
+    return clean_text(value)
+
+
+def clean_text(text, limit=None):
+    """`text` as valid Unicode (lone surrogates replaced), cut to `limit` characters."""
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + " [cut]"
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def _result(name, status, message, duration_ms=0.0):
-    return {"name": name, "status": status, "message": message, "duration_ms": round(duration_ms, 3)}
+    return {"name": name, "status": status, "message": clean_text(message, MESSAGE_LIMIT),
+            "duration_ms": round(float(duration_ms), 3)}

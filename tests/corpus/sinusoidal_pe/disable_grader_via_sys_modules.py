@@ -1,4 +1,5 @@
-# expect: failed
+# expect: failed, error, timeout
+# where: offline
 import sys
 
 import numpy as np

@@ -1,4 +1,5 @@
 # expect: failed
+# where: offline
 import numpy as np
 import numpy.testing
 

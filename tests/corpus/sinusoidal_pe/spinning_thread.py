@@ -1,5 +1,6 @@
-# expect: error
-# message: thread
+# expect: failed, error
+# A thread that keeps patching numpy: offline it runs in the learner's process only, so the wrong
+# answer fails; Pyodide cannot start threads at all.
 import threading
 
 import numpy as np

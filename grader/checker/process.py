@@ -1,0 +1,53 @@
+"""The checker process: runs the hidden tests of one submission and streams the events to its parent.
+
+Forked by the supervisor for each submission.  It never runs learner code:
+the tests call a RemoteLearner, whose learner process lives in the sandbox.
+It dies with its parent, and its output (the hidden tests' own prints) goes
+nowhere; only the events pipe carries anything back.
+"""
+
+import ctypes
+import json
+import os
+import signal
+
+from grader.checker.remote import RemoteLearner
+from grader.core.engine import TestsError, one_line, run_tests
+
+PR_SET_PDEATHSIG = 1
+
+
+def checker_main(spec, source, limits, control, events_fd, parent_pid):
+    """Entry point in the forked child; never returns."""
+    try:
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent_pid:
+            os._exit(1)  # the parent died before we could ask to die with it
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _close_fds_except({events_fd, control.fileno()})
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+
+        def emit(event):
+            line = json.dumps(event, ensure_ascii=True, allow_nan=False) + "\n"
+            os.write(events_fd, line.encode())
+
+        try:
+            run_tests(spec, RemoteLearner(spec.entry, source, control, limits), emit)
+        except TestsError as exc:
+            emit({"event": "aborted", "error": f"The hidden tests failed to load: {exc}"})
+        except BaseException as exc:
+            emit({"event": "aborted", "error": f"The grader failed ({type(exc).__name__}: {one_line(exc)})."})
+    finally:
+        os._exit(0)
+
+
+def _close_fds_except(keep):
+    start = 3
+    for fd in sorted(k for k in keep if k >= 3):
+        if start < fd:  # os.closerange(n, n) would close everything from n on
+            os.closerange(start, fd)
+        start = fd + 1
+    os.closerange(start, os.sysconf("SC_OPEN_MAX"))

@@ -1,0 +1,158 @@
+"""Start the zygote (grader/learner/zygote.py) that makes learner processes, under bubblewrap when it can.
+
+Under bubblewrap the zygote sees a read-only filesystem made only of the
+system's libraries, the Python installation and the grader package (no
+project folder, so no exercises, reference solutions, hidden tests or
+results), an empty /tmp, no network, and its own user, PID, IPC and UTS
+namespaces; user namespaces are disabled inside, and bubblewrap kills it when
+this process dies.  Modes: "bwrap" (required), "none" (rlimits only) and
+"auto" (bubblewrap when it works, otherwise "none" with one warning line).
+"""
+
+import os
+import shutil
+import signal
+import site
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy
+
+MODES = ("auto", "bwrap", "none")
+STARTUP_TIMEOUT = 30.0
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]   # the folder holding the grader package
+SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime")
+ENABLE_HINT = "install bubblewrap (e.g. `apt-get install bubblewrap`) to run learner code in a sandbox"
+_BOOT = ("import sys; sys.dont_write_bytecode = True; sys.path.insert(0, {root!r}); "
+         "from grader.learner.zygote import main; main()")
+
+
+class SandboxError(Exception):
+    """The sandbox cannot be started; the message says why and what to do."""
+
+
+class Sandbox:
+    """A running zygote and the control socket through which checkers ask it for learner processes."""
+
+    def __init__(self, mode="auto", hide=(), warn=None):
+        if mode not in MODES:
+            raise SandboxError(f"unknown sandbox mode {mode!r}: use one of {', '.join(MODES)}")
+        self.hide = [Path(p) for p in hide]
+        self.requested = mode
+        self.mode = None
+        self.control = None
+        self._process = None
+        if mode in ("auto", "bwrap"):
+            problem = self._start("bwrap")
+            if problem is None:
+                return
+            if mode == "bwrap":
+                raise SandboxError(f"bubblewrap sandbox unavailable: {problem}; {ENABLE_HINT}, "
+                                   "or choose --sandbox none")
+            if warn is not None:
+                warn(f"warning: grading WITHOUT a sandbox ({problem}); learner code runs with rlimits only "
+                     f"and could tamper with the grading; {ENABLE_HINT}")
+        problem = self._start("none")
+        if problem is not None:
+            raise SandboxError(f"the grading process could not be started: {problem}")
+
+    def _start(self, mode):
+        """Start the zygote in `mode`; return None when it is ready, else what went wrong."""
+        if mode == "bwrap" and shutil.which("bwrap") is None:
+            return "bubblewrap (bwrap) is not installed"
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        command = [_python(), "-E", "-c", _BOOT.format(root=str(PACKAGE_ROOT)), str(theirs.fileno()), mode]
+        if mode == "bwrap":
+            command = ["bwrap", *self._bwrap_options(), "--", *command]
+        try:
+            process = subprocess.Popen(command, pass_fds=[theirs.fileno()], env=_environment(),
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.PIPE, cwd="/", start_new_session=True,
+                                       preexec_fn=_die_with_parent if mode == "none" else None)
+        except OSError as exc:
+            ours.close()
+            return f"{command[0]}: {exc.strerror}"
+        finally:
+            theirs.close()
+        ours.settimeout(STARTUP_TIMEOUT)
+        try:
+            greeting = ours.recv(16)
+        except OSError:
+            greeting = b""
+        if greeting != b"ready":
+            ours.close()
+            _stop(process)
+            error = process.stderr.read(4000).decode("utf-8", "replace").strip().splitlines()
+            process.stderr.close()
+            return error[-1] if error else f"it exited with code {process.returncode}"
+        process.stderr.close()  # nothing more to read: the zygote's own output is not needed
+        ours.settimeout(None)
+        self.mode, self.control, self._process = mode, ours, process
+        return None
+
+    def _bwrap_options(self):
+        options = ["--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534", "--cap-add", "ALL",
+                   "--disable-userns", "--die-with-parent", "--new-session",
+                   "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--chdir", "/tmp"]
+        for path in SYSTEM_PATHS:
+            if os.path.islink(path):
+                options += ["--symlink", os.readlink(path), path]
+            elif os.path.isdir(path):
+                options += ["--ro-bind", path, path]
+        for path in SYSTEM_FILES:
+            options += ["--ro-bind-try", path, path]
+        bound = _python_paths()
+        for path in bound:
+            options += ["--ro-bind", path, path]
+        for path in self.hide:
+            path = path.resolve()
+            if any(path == Path(b) or Path(b) in path.parents for b in bound):
+                options += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
+        return options
+
+    def running(self):
+        return self._process is not None and self._process.poll() is None
+
+    def close(self):
+        if self.control is not None:
+            self.control.close()
+            self.control = None
+        if self._process is not None:
+            _stop(self._process)
+            self._process = None
+
+
+def _python():
+    return os.path.realpath(sys.executable)
+
+
+def _python_paths():
+    """The folders the zygote needs besides the system's: the Python installation, numpy, the grader."""
+    candidates = {sys.base_prefix, sys.prefix, sys.exec_prefix, os.path.dirname(os.path.dirname(_python())),
+                  os.path.dirname(os.path.dirname(numpy.__file__)), *site.getsitepackages(),
+                  str(PACKAGE_ROOT / "grader")}
+    paths = sorted({os.path.realpath(p) for p in candidates if os.path.isdir(p)})
+    outside_system = [p for p in paths if not any(p == s or p.startswith(s + "/") for s in SYSTEM_PATHS)]
+    return [p for p in outside_system if not any(p != q and p.startswith(q + "/") for q in outside_system)]
+
+
+def _environment():
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp",
+            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def _die_with_parent():
+    import ctypes
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+def _stop(process):
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    process.kill()
+    process.wait()

@@ -1,0 +1,211 @@
+"""The warm fork server inside the sandbox: one learner process per request, each confined on its own.
+
+Started once per grading run (see grader/checker/sandbox.py), with numpy and
+the learner server already imported, so a learner process costs a fork, not
+an interpreter start.  It never runs learner code itself.
+
+A request arrives on the control socket (SOCK_SEQPACKET) as a small JSON
+object of limits plus three file descriptors: the learner's channel to the
+checker, the write end of its output pipe, and a status socket.  For each
+request the zygote forks a watcher, which (under bubblewrap) moves into new
+PID, mount, network, IPC and UTS namespaces and forks the learner as PID 1 of
+its own namespace.  The learner mounts a private /tmp and /dev/shm, hides
+/proc, drops every capability, sets its rlimits and runs grader.learner.server.
+It cannot see, signal or trace the zygote, the checker or another learner.
+
+The watcher kills the learner, and with it everything the learner started
+(the kernel ends a PID namespace with its first process), as soon as the
+checker closes the status socket; when the learner ends by itself, the
+watcher sends its exit status there.  Without bubblewrap (`--sandbox none`)
+the same happens with a process group instead of namespaces, and only the
+rlimits (and, when run as root, an unprivileged uid) confine the learner.
+"""
+
+import ctypes
+import json
+import os
+import resource
+import select
+import signal
+import socket
+import sys
+
+import numpy  # noqa: F401  (imported once here, so that every learner starts with it)
+
+from grader.learner import server
+
+NOBODY = 65534
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
+PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1, 24, 47, 4
+CAPABILITY_VERSION_3 = 0x20080522
+TMPFS_SIZE = "64m"
+PROCESS_LIMIT = 256
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def main():
+    control = socket.socket(fileno=int(sys.argv[1]))
+    sandboxed = sys.argv[2] == "bwrap"
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # watchers are reaped by the kernel
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when grading stops
+    control.send(b"ready")
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(control, 4096, 3)
+        except OSError:
+            return
+        if not data:
+            return  # every parent and checker has closed its end
+        try:
+            if len(fds) == 3:
+                _spawn(json.loads(data), *fds, control, sandboxed)
+        except (ValueError, TypeError, OSError):
+            pass  # a malformed request: its checker sees the learner's channel close
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+
+def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed):
+    memory_bytes = int(limits["memory_mb"]) * 1024 * 1024
+    cpu_seconds = int(limits["cpu_seconds"])
+    output_bytes = int(limits["output_bytes"])
+    if os.fork() != 0:
+        return
+    try:  # the watcher
+        control.detach()
+        _close_fds_except({channel_fd, output_fd, status_fd})
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        if sandboxed:
+            _check(_libc.unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
+        learner = os.fork()
+        if learner == 0:
+            os.close(status_fd)
+            _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, output_bytes, sandboxed)
+        os.close(channel_fd)
+        os.close(output_fd)
+        _watch(learner, status_fd, sandboxed)
+    finally:
+        os._exit(0)
+
+
+def _watch(learner, status_fd, sandboxed):
+    """Wait until the learner ends or the checker lets go; kill it; report how it ended."""
+    pidfd = os.pidfd_open(learner)
+    poller = select.poll()
+    poller.register(status_fd, select.POLLIN)
+    poller.register(pidfd, select.POLLIN)
+    poller.poll()
+    _kill(learner, sandboxed)
+    _, status = os.waitpid(learner, 0)
+    if not sandboxed:
+        _kill(learner, sandboxed)  # what it left behind in its process group
+    if os.WIFSIGNALED(status):
+        report = {"signal": os.WTERMSIG(status)}
+    else:
+        report = {"exit": os.WEXITSTATUS(status)}
+    try:
+        os.write(status_fd, json.dumps(report).encode())
+    except OSError:
+        pass
+
+
+def _kill(learner, sandboxed):
+    """Under bubblewrap the learner is PID 1 of its namespace, so killing it ends everything in there."""
+    try:
+        if sandboxed:
+            os.kill(learner, signal.SIGKILL)
+        else:
+            os.killpg(learner, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, output_bytes, sandboxed):
+    try:
+        address_space = _address_space()
+        if sandboxed:
+            _mount("none", "/", None, MS_REC | MS_PRIVATE)
+            _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMPFS_SIZE},mode=1777")
+            if os.path.isdir("/dev/shm"):
+                _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMPFS_SIZE},mode=1777")
+            _mount("tmpfs", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=555")
+            _drop_capabilities()
+            os.chdir("/tmp")
+        else:
+            os.setsid()
+            _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.geteuid() == 0:
+                os.setgroups([])
+                os.setgid(NOBODY)
+                os.setuid(NOBODY)
+            os.chdir("/")
+        os.environ.update(HOME="/tmp", TMPDIR="/tmp")
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.dup2(output_fd, 1)
+        os.dup2(output_fd, 2)
+        _close_fds_except({0, 1, 2, channel_fd})
+        for name in ("SIGCHLD", "SIGINT", "SIGTERM"):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing past the cap fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (output_bytes, output_bytes))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+        if sandboxed or os.geteuid() == NOBODY:
+            resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
+        address_space += memory_bytes
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    except BaseException:
+        os._exit(70)  # the checker reports that the learner process could not start
+    server.main(channel_fd)
+
+
+def _address_space():
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _close_fds_except(keep):
+    start = 0
+    for fd in sorted(keep):
+        if start < fd:  # os.closerange(n, n) would close everything from n on
+            os.closerange(start, fd)
+        start = fd + 1
+    os.closerange(start, os.sysconf("SC_OPEN_MAX"))
+
+
+def _mount(source, target, fstype, flags, data=None):
+    _check(_libc.mount(source.encode(), target.encode(), fstype.encode() if fstype else None, flags,
+                       data.encode() if data else None), f"mount {target}")
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def _drop_capabilities():
+    _libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    for capability in range(64):
+        _libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)
+    _check(_libc.capset(ctypes.byref(_CapHeader(CAPABILITY_VERSION_3, 0)), (_CapData * 2)()), "capset")
+
+
+def _check(result, what):
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+
+
+if __name__ == "__main__":
+    main()

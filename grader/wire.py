@@ -1,0 +1,245 @@
+"""Values and messages as plain data, for the channel between the checker and the learner's process.
+
+Nothing that crosses the channel is ever unpickled or evaluated: a message is a
+JSON header plus raw byte blobs, and the only values either side can build
+from one are None, bool, int, float, complex, str, lists, tuples and dicts of
+them, numpy arrays and scalars of an allow-listed dtype (rebuilt with
+`np.frombuffer`), and `numpy.random.Generator`s (rebuilt from their bit
+generator's name and state).  Sizes and nesting are capped.
+
+The checker side decodes what the learner's process sends, so `decode_value`
+and `FrameReader` treat their input as hostile: anything unexpected is a
+`WireError`, never an exception from deeper down.
+"""
+
+import json
+import math
+import struct
+
+import numpy as np
+
+MAX_FRAME_BYTES = 512 * 1024 * 1024   # a whole message, header and blobs
+MAX_HEADER_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 100
+MAX_ITEMS = 1_000_000                  # containers' elements, counted over the whole value
+MAX_INT_BITS = 4096
+
+ALLOWED_DTYPES = frozenset(np.dtype(name).str for name in (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128"))
+BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+
+_PREFIX = struct.Struct("<IQ")  # header length, total blob length
+_BLOB_SIZE = struct.Struct("<Q")
+
+
+class WireError(Exception):
+    """A message or value that is not valid data; the text says what is wrong."""
+
+
+class Unencodable(Exception):
+    """A value that cannot cross the channel; the text names its type and where it sits."""
+
+
+# ---- values -------------------------------------------------------------------------------------
+
+def encode_value(value):
+    """(tree, blobs): `tree` is JSON-serialisable, `blobs` the raw bytes of the arrays in it."""
+    blobs = []
+    counter = [0]
+    return _encode(value, blobs, counter, 0, "the value"), blobs
+
+
+def _encode(value, blobs, counter, depth, where):
+    counter[0] += 1
+    if counter[0] > MAX_ITEMS:
+        raise Unencodable(f"more than {MAX_ITEMS:,} items in all")
+    if depth > MAX_DEPTH:
+        raise Unencodable(f"nested more than {MAX_DEPTH} levels deep ({where})")
+    kind = type(value)
+    if value is None or kind is bool or kind is str:
+        return value
+    if kind is int:
+        if value.bit_length() > MAX_INT_BITS:
+            raise Unencodable(f"an int of more than {MAX_INT_BITS} bits ({where})")
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else {"float": repr(value)}
+    if kind is complex:
+        return {"complex": [_encode(value.real, blobs, counter, depth, where),
+                            _encode(value.imag, blobs, counter, depth, where)]}
+    if kind is list or kind is tuple:
+        items = [_encode(item, blobs, counter, depth + 1, f"{where}[{i}]") for i, item in enumerate(value)]
+        return items if kind is list else {"tuple": items}
+    if kind is dict:
+        return {"dict": [[_encode(k, blobs, counter, depth + 1, f"a key of {where}"),
+                          _encode(v, blobs, counter, depth + 1, f"{where}[{k!r}]")]
+                         for k, v in value.items()]}
+    if isinstance(value, np.ndarray):
+        array = np.ascontiguousarray(value)
+        if array.dtype.str not in ALLOWED_DTYPES:
+            raise Unencodable(f"a numpy array of dtype {array.dtype} ({where})")
+        blobs.append(array.view(np.uint8).reshape(-1).data if array.size else b"")
+        return {"nd": [array.dtype.str, list(array.shape), len(blobs) - 1]}
+    if isinstance(value, np.generic):
+        if value.dtype.str not in ALLOWED_DTYPES:
+            raise Unencodable(f"a numpy scalar of dtype {value.dtype} ({where})")
+        blobs.append(np.asarray(value).tobytes())
+        return {"np": [value.dtype.str, len(blobs) - 1]}
+    if kind is np.random.Generator:
+        bit_generator = value.bit_generator
+        name = type(bit_generator).__name__
+        if name not in BIT_GENERATORS:
+            raise Unencodable(f"a numpy Generator driven by {name} ({where})")
+        return {"rng": [name, _encode(bit_generator.state, blobs, counter, depth + 1, where)]}
+    raise Unencodable(f"a {_type_name(value)} ({where})")
+
+
+def decode_value(tree, blobs):
+    """The value `tree` (from `encode_value`) describes, built from plain data only; WireError if malformed."""
+    counter = [0]
+    return _decode(tree, blobs, counter, 0)
+
+
+def _decode(node, blobs, counter, depth):
+    counter[0] += 1
+    if counter[0] > MAX_ITEMS:
+        raise WireError(f"more than {MAX_ITEMS:,} items")
+    if depth > MAX_DEPTH:
+        raise WireError(f"nested more than {MAX_DEPTH} levels")
+    kind = type(node)
+    if node is None or kind is bool or kind is str:
+        return node
+    if kind is int:
+        if node.bit_length() > MAX_INT_BITS:
+            raise WireError("integer too large")
+        return node
+    if kind is float:
+        return node
+    if kind is list:
+        return [_decode(item, blobs, counter, depth + 1) for item in node]
+    if kind is not dict or len(node) != 1:
+        raise WireError(f"unexpected {_type_name(node)} in a value")
+    (tag, body), = node.items()
+    if tag == "tuple" and type(body) is list:
+        return tuple(_decode(item, blobs, counter, depth + 1) for item in body)
+    if tag == "dict" and type(body) is list:
+        result = {}
+        for pair in body:
+            if type(pair) is not list or len(pair) != 2:
+                raise WireError("malformed dict entry")
+            key = _decode(pair[0], blobs, counter, depth + 1)
+            try:
+                hash(key)
+            except TypeError:
+                raise WireError(f"unhashable dict key of type {_type_name(key)}") from None
+            result[key] = _decode(pair[1], blobs, counter, depth + 1)
+        return result
+    if tag == "float" and body in ("nan", "inf", "-inf"):
+        return float(body)
+    if tag == "complex" and type(body) is list and len(body) == 2:
+        real, imag = (_decode(part, blobs, counter, depth + 1) for part in body)
+        if type(real) is not float or type(imag) is not float:
+            raise WireError("malformed complex number")
+        return complex(real, imag)
+    if tag == "nd" and type(body) is list and len(body) == 3:
+        return _decode_array(*body, blobs)
+    if tag == "np" and type(body) is list and len(body) == 2:
+        dtype, index = body
+        return _decode_array(dtype, [], index, blobs)[()]
+    if tag == "rng" and type(body) is list and len(body) == 2:
+        return _decode_generator(body[0], _decode(body[1], blobs, counter, depth + 1))
+    raise WireError(f"unknown or malformed tag {tag!r}")
+
+
+def _decode_array(dtype, shape, index, blobs):
+    if type(dtype) is not str or dtype not in ALLOWED_DTYPES:
+        raise WireError(f"dtype {dtype!r} is not allowed")
+    if type(shape) is not list or len(shape) > 32 or any(type(n) is not int or n < 0 for n in shape):
+        raise WireError(f"malformed shape {shape!r}"[:200])
+    if type(index) is not int or not 0 <= index < len(blobs):
+        raise WireError("array data missing")
+    data = blobs[index]
+    itemsize = np.dtype(dtype).itemsize
+    count = math.prod(shape)
+    if count * itemsize != len(data):
+        raise WireError(f"array of shape {tuple(shape)} and dtype {dtype} does not match its {len(data)} bytes")
+    # copy(): a writable array that owns its memory, like any array the caller builds itself.
+    return np.frombuffer(data, dtype=np.dtype(dtype), count=count).reshape(shape).copy()
+
+
+def _decode_generator(name, state):
+    if name not in BIT_GENERATORS:
+        raise WireError(f"bit generator {name!r} is not allowed")
+    if type(state) is not dict:
+        raise WireError("malformed generator state")
+    bit_generator = getattr(np.random, name)()
+    try:
+        bit_generator.state = state
+    except (TypeError, ValueError, KeyError, OverflowError) as exc:
+        raise WireError(f"invalid {name} state: {exc}"[:300]) from None
+    return np.random.Generator(bit_generator)
+
+
+def _type_name(value):
+    # type()'s own __name__ slot: never runs code of the value's class.
+    return type.__dict__["__name__"].__get__(type(value))
+
+
+# ---- framing ------------------------------------------------------------------------------------
+
+def frame(message, blobs=()):
+    """The bytes of one message: a dict (JSON-serialisable) plus raw blobs."""
+    header = json.dumps({"message": message, "blobs": [len(memoryview(b).cast("B")) for b in blobs]},
+                        separators=(",", ":")).encode()
+    parts = [_PREFIX.pack(len(header), sum(len(memoryview(b).cast("B")) for b in blobs)), header]
+    parts.extend(bytes(memoryview(b).cast("B")) for b in blobs)
+    return b"".join(parts)
+
+
+class FrameReader:
+    """Reassembles messages from a byte stream fed in pieces; WireError for anything malformed."""
+
+    def __init__(self, max_bytes=MAX_FRAME_BYTES):
+        self.max_bytes = max_bytes
+        self._buffer = bytearray()
+
+    @property
+    def pending(self):
+        """True while part of a message has arrived but not all of it."""
+        return bool(self._buffer)
+
+    def feed(self, data):
+        """Add received bytes; return the list of (message, blobs) completed by them."""
+        self._buffer += data
+        messages = []
+        while len(self._buffer) >= _PREFIX.size:
+            header_size, blob_size = _PREFIX.unpack_from(self._buffer)
+            if header_size > MAX_HEADER_BYTES or header_size + blob_size > self.max_bytes:
+                raise WireError(f"message of {header_size + blob_size:,} bytes is over the limit")
+            end = _PREFIX.size + header_size + blob_size
+            if len(self._buffer) < end:
+                break
+            header = bytes(self._buffer[_PREFIX.size:_PREFIX.size + header_size])
+            body = bytes(self._buffer[_PREFIX.size + header_size:end])
+            del self._buffer[:end]
+            messages.append(_parse(header, body))
+        return messages
+
+
+def _parse(header, body):
+    try:
+        parsed = json.loads(header)
+    except (ValueError, RecursionError) as exc:  # RecursionError: absurdly nested JSON
+        raise WireError(f"header is not JSON ({type(exc).__name__})") from None
+    if type(parsed) is not dict or set(parsed) != {"message", "blobs"} or type(parsed["message"]) is not dict:
+        raise WireError("malformed header")
+    sizes = parsed["blobs"]
+    if type(sizes) is not list or any(type(n) is not int or n < 0 for n in sizes) or sum(sizes) != len(body):
+        raise WireError("blob sizes do not match the message")
+    blobs, offset = [], 0
+    view = memoryview(body)
+    for size in sizes:
+        blobs.append(view[offset:offset + size])
+        offset += size
+    return parsed["message"], blobs
