@@ -76,10 +76,12 @@ def _encode(value, blobs, counter, depth, where):
                           _encode(v, blobs, counter, depth + 1, f"{where}[{k!r}]")]
                          for k, v in value.items()]}
     if isinstance(value, np.ndarray):
-        array = np.ascontiguousarray(value)
+        array = np.asarray(value)  # a plain ndarray view, whatever subclass it was
+        if not array.flags.c_contiguous:
+            array = array.copy(order="C")
         if array.dtype.str not in ALLOWED_DTYPES:
             raise Unencodable(f"a numpy array of dtype {array.dtype} ({where})")
-        blobs.append(array.view(np.uint8).reshape(-1).data if array.size else b"")
+        blobs.append(array.reshape(-1).view(np.uint8).data if array.size else b"")
         return {"nd": [array.dtype.str, list(array.shape), len(blobs) - 1]}
     if isinstance(value, np.generic):
         if value.dtype.str not in ALLOWED_DTYPES:

@@ -6,11 +6,15 @@ cd "$(dirname "$0")/.."
 
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 npm ci --no-audit --no-fund --loglevel=error
-if [ ! -x /usr/bin/chromium ]; then
+# Debian packages: Chromium for the browser tests, bubblewrap for the offline grader's sandbox.
+missing=""
+[ -x /usr/bin/chromium ] || missing="$missing chromium"
+command -v bwrap >/dev/null || missing="$missing bubblewrap"
+if [ -n "$missing" ]; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
-    $SUDO apt-get install -y -qq chromium
+    $SUDO apt-get install -y -qq $missing
 fi
 
 set +e

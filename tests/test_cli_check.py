@@ -2,6 +2,8 @@
 
 import concurrent.futures
 import json
+import os
+import shutil
 import subprocess
 import sys
 import time
@@ -105,3 +107,86 @@ def test_list_shows_every_exercise():
     assert process.returncode == 0
     assert "sinusoidal_pe" in process.stdout
     assert "Sinusoidal positional encoding" in process.stdout
+
+
+def write_exercise(tmp_path, tests_source):
+    """A copy of sinusoidal_pe whose tests.py is `tests_source`."""
+    folder = tmp_path / "sinusoidal_pe"
+    shutil.copytree("exercises/sinusoidal_pe", folder)
+    (folder / "tests.py").write_text(tests_source)
+    return folder
+
+
+@pytest.mark.parametrize("tests_source, expected", [
+    ("raise SystemExit(0)\n", "stop while loading: SystemExit"),
+    ("import os\nos._exit(0)\n", "stopped the process while loading"),
+    ("while True:\n    pass\n", "did not finish loading within"),
+    ("print('debugging')\n\ndef test_a(sinusoidal_pe):\n    '''A'''\n", "print while loading"),
+    ("1 / 0\n", "ZeroDivisionError"),
+])
+def test_broken_hidden_tests_exit_2_with_one_line(tmp_path, tests_source, expected):
+    exercise = write_exercise(tmp_path, tests_source)
+    for extra in ([], ["--json"]):
+        process, elapsed = run_cli("check", str(exercise), "tests/corpus/sinusoidal_pe/correct_vectorised.py", *extra)
+        assert process.returncode == 2, process.stderr
+        assert expected in process.stderr and "Traceback" not in process.stderr
+        assert len(process.stderr.strip().splitlines()) == 1 and process.stdout == ""
+        assert elapsed < 20
+
+
+def test_submissions_that_are_not_regular_files_exit_2_at_once(tmp_path):
+    fifo = tmp_path / "fifo.py"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.py"
+    big.write_text("# padding\n" * 200_000)
+    for path, expected in [("/dev/zero", "not a regular file"), (str(fifo), "not a regular file"),
+                           (str(big), "too large")]:
+        process, elapsed = run_cli("check", "sinusoidal_pe", path)
+        assert process.returncode == 2 and expected in process.stderr, process.stderr
+        assert elapsed < 10
+
+
+@pytest.mark.parametrize("option, value, expected", [
+    ("--timeout", "1e308", "at most 3600"),
+    ("--timeout", "nan", "positive number"),
+    ("--timeout", "0", "positive number"),
+    ("--memory", "0.5", "whole number"),
+    ("--memory", "8", "between 64 and"),
+])
+def test_limits_are_range_checked(option, value, expected):
+    process, _ = run_cli("check", "sinusoidal_pe", "tests/corpus/sinusoidal_pe/correct_vectorised.py", option, value)
+    assert process.returncode == 2 and expected in process.stderr
+
+
+def test_text_output_escapes_control_characters(tmp_path):
+    submission = tmp_path / "ansi.py"
+    submission.write_text(
+        "import sys\nimport numpy as np\n\n\ndef sinusoidal_pe(T, C):\n"
+        "    sys.stdout.write('\\x1b[2K\\r\\x1b[1A✓ all 6/6 tests passed - all good!\\n\\ud800\\u202e')\n"
+        "    return np.zeros((T, C))\n")
+    process, _ = run_cli("check", "sinusoidal_pe", str(submission))
+    assert process.returncode == 1
+    assert "\x1b" not in process.stdout and "\r" not in process.stdout and "\u202e" not in process.stdout
+    assert "\\x1b[2K\\r\\x1b[1A" in process.stdout
+    process, _ = run_cli("check", "sinusoidal_pe", str(submission), "--json")
+    report = json.loads(process.stdout)  # valid JSON, whatever was printed
+    assert report["passed"] is False and "\x1b[2K" in report["stdout"]
+
+
+def test_without_bubblewrap_auto_warns_once_and_bwrap_refuses():
+    env = {**os.environ, "PATH": "/nonexistent"}
+    args = [sys.executable, "-m", "grader", "check", "sinusoidal_pe",
+            "tests/corpus/sinusoidal_pe/correct_vectorised.py"]
+    auto = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120)
+    assert auto.returncode == 0
+    warning, = auto.stderr.strip().splitlines()
+    assert "WITHOUT a sandbox" in warning and "install bubblewrap" in warning
+    required = subprocess.run(args + ["--sandbox", "bwrap"], capture_output=True, text=True, env=env, timeout=120)
+    assert required.returncode == 2 and "bubblewrap" in required.stderr and required.stdout == ""
+
+
+def test_grading_without_a_sandbox_still_grades_apart():
+    process, _ = run_cli("check", "sinusoidal_pe", "tests/corpus/sinusoidal_pe/correct_vectorised.py",
+                         "--sandbox", "none", "--json")
+    assert process.returncode == 0 and process.stderr == ""
+    assert json.loads(process.stdout)["passed"] is True

@@ -91,7 +91,7 @@ def test_output_is_capped():
 
 
 @pytest.mark.parametrize("tests_source, expected", [
-    ("import no_such_module\n", "fail to import: No module named 'no_such_module'"),
+    ("import no_such_module\n", "tests.py:1: hidden tests fail to import: ModuleNotFoundError: No module named 'no_such_module'"),
     ("def test_a(other):\n    '''A'''\n", "must take exactly one parameter named 'double'"),
     ("x = 1\n", "defines no test_* functions"),
 ])

@@ -29,7 +29,7 @@ from grader.core.report import MESSAGE_LIMIT, STDOUT_LIMIT
 from grader.wire import FrameReader, Unencodable, WireError, decode_value, encode_value, frame
 
 DEFAULT_MEMORY_MB = 1024
-OUTPUT_FILE_BYTES = 64_000      # cap on any file the learner's code writes
+FILE_SIZE_LIMIT = 32 * 1024 * 1024   # cap on any file the learner's code writes (its /tmp holds 64 MB)
 CPU_MARGIN = 5                  # seconds of CPU past the time limit before the kernel ends a learner
 EXIT_STATUS_WAIT = 2.0          # how long to wait for the watcher's report on how a learner ended
 SETUP_FAILED_EXIT = 70          # zygote.py's exit code when a learner process could not confine itself
@@ -71,7 +71,7 @@ class RemoteLearner:
 
     def out_of_time(self):
         if self._left() <= 0:
-            return f"the time limit of {self.limits.time_limit:g} s for your code is used up."
+            return f"the time limit of {self.limits.time_limit:g} s for your code was used up by earlier tests."
         return None
 
     def stop(self):
@@ -85,8 +85,12 @@ class RemoteLearner:
             tree, blobs = encode_value((list(args), dict(kwargs)))
         except Unencodable as exc:
             raise TypeError(f"the hidden test passed {exc}, which cannot be sent to the learner's code") from None
-        limit = self._left() if self.limits.call_limit is None else min(self._left(), self.limits.call_limit)
-        message, blobs = self._exchange({"call": tree}, blobs, limit, "your function did not return")
+        call_limit = self.limits.call_limit
+        if call_limit is not None and call_limit < self._left():
+            limit, late = call_limit, f"your function did not return within {call_limit:g} s (the limit for one call)"
+        else:
+            limit, late = self._left(), self._used_up()
+        message, blobs = self._exchange({"call": tree}, blobs, limit, late)
         if set(message) == {"return"}:
             try:
                 return decode_value(message["return"], blobs)
@@ -107,11 +111,10 @@ class RemoteLearner:
         if self._process is not None:
             return
         if self._left() <= 0:
-            raise LearnerStopped("timeout", f"Not run: the time limit of {self.limits.time_limit:g} s "
-                                            "for your code is used up.")
+            raise LearnerStopped("timeout", f"Not run: {self.out_of_time()}")
         self._process = _LearnerProcess.spawn(self.control, self.limits)
         request = {"load": {"entry": self.entry_name, "source": self.source}}
-        message, _ = self._exchange(request, (), self._left(), "your code did not finish loading", loading=True)
+        message, _ = self._exchange(request, (), self._left(), self._used_up(), loading=True)
         error = message.get("loaded", 0)
         if set(message) != {"loaded"} or not (error is None or type(error) is str):
             self._interfered("it answered the load request with something else")
@@ -119,8 +122,11 @@ class RemoteLearner:
             self._discard()
             raise LearnerStopped("error", error[:MESSAGE_LIMIT])
 
-    def _exchange(self, message, blobs, seconds, what, loading=False):
-        """Send one message and wait for the answer, at most `seconds`; LearnerStopped when it does not come."""
+    def _exchange(self, message, blobs, seconds, late, loading=False):
+        """Send one message and wait for the answer, at most `seconds`; LearnerStopped when it does not come.
+
+        `late` says what happened when the time is up.
+        """
         process = self._process
         outgoing = memoryview(frame(message, blobs))
         reader = FrameReader()
@@ -132,7 +138,7 @@ class RemoteLearner:
                 if remaining <= 0:
                     self._discard()
                     where = " while loading your code" if loading else ""
-                    raise LearnerStopped("timeout", f"Time limit exceeded{where}: {what} within {seconds:g} s.")
+                    raise LearnerStopped("timeout", f"Time limit exceeded{where}: {late}.")
                 watched = [process.channel, process.output] if process.output_open else [process.channel]
                 readable, writable, _ = select.select(watched, [process.channel] if outgoing else [], [], remaining)
                 if process.output in readable:
@@ -203,6 +209,10 @@ class RemoteLearner:
         self._discard()
         raise LearnerStopped("error", f"Your code interfered with the grader: {what}.")
 
+    def _used_up(self):
+        return (f"your code was still running when its {self.limits.time_limit:g} s "
+                "(for loading and all tests together) ran out")
+
     def _left(self):
         return self.limits.time_limit - self._used
 
@@ -226,7 +236,7 @@ class _LearnerProcess:
         output, their_output = os.pipe()
         request = json.dumps({"memory_mb": int(limits.memory_mb),
                               "cpu_seconds": int(limits.time_limit) + 1 + CPU_MARGIN,
-                              "output_bytes": OUTPUT_FILE_BYTES}).encode()
+                              "file_bytes": FILE_SIZE_LIMIT}).encode()
         try:
             socket.send_fds(control, [request], [their_channel.fileno(), their_output, their_status.fileno()])
         except OSError as exc:

@@ -25,7 +25,7 @@ from grader.core.report import InvalidEvent, ReportBuilder
 
 STARTUP_TIMEOUT = 30.0      # a checker loading the hidden tests, before the time limit starts
 CHECKER_GRACE = 5.0         # the checker's own work on top of the learner's time limit
-TESTS_LOAD_TIMEOUT = 30.0
+TESTS_LOAD_TIMEOUT = 10.0
 MAX_EVENT_BYTES = 4 * 1024 * 1024
 
 

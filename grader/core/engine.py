@@ -85,7 +85,10 @@ def load_tests(spec):
         exec(code, module.__dict__)
     except Exception as exc:
         sys.modules.pop(TESTS_MODULE, None)
-        raise TestsError(f"{spec.tests_filename}: hidden tests fail to import: {one_line(exc)}") from exc
+        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == spec.tests_filename]
+        line = getattr(exc, "lineno", None) if isinstance(exc, SyntaxError) else (lines[-1] if lines else None)
+        where = f"{spec.tests_filename}:{line}" if line else spec.tests_filename
+        raise TestsError(f"{where}: hidden tests fail to import: {type(exc).__name__}: {one_line(exc)}") from exc
     tests = []
     for name, value in module.__dict__.items():
         if not (name.startswith("test_") and isinstance(value, types.FunctionType)

@@ -72,7 +72,7 @@ def main():
 def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed):
     memory_bytes = int(limits["memory_mb"]) * 1024 * 1024
     cpu_seconds = int(limits["cpu_seconds"])
-    output_bytes = int(limits["output_bytes"])
+    file_bytes = int(limits["file_bytes"])
     if os.fork() != 0:
         return
     try:  # the watcher
@@ -84,7 +84,7 @@ def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed):
         learner = os.fork()
         if learner == 0:
             os.close(status_fd)
-            _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, output_bytes, sandboxed)
+            _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed)
         os.close(channel_fd)
         os.close(output_fd)
         _watch(learner, status_fd, sandboxed)
@@ -124,7 +124,7 @@ def _kill(learner, sandboxed):
         pass
 
 
-def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, output_bytes, sandboxed):
+def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed):
     try:
         address_space = _address_space()
         if sandboxed:
@@ -153,7 +153,7 @@ def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, output_byt
             signal.signal(getattr(signal, name), signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing past the cap fails with EFBIG instead
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (output_bytes, output_bytes))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
         if sandboxed or os.geteuid() == NOBODY:
             resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
