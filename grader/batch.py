@@ -1,169 +1,439 @@
-"""Grade a folder of submissions: one isolated child per file, results appended as each finishes.
+"""Grade a folder of submissions: one isolated checker per learner, each result written as it finishes.
 
-The results file is JSON Lines (one report per line, plus "submission") or CSV
-(one row per submission, a status column per hidden test) when its name ends
-in .csv.  Only the main thread writes it, a whole record at a time, flushed and
-synced, so an interruption loses nothing already graded; a rerun skips the
-submissions already in it (a torn last record from a crash is dropped first).
+A learner is a file `NAME.py` of the folder, or a folder `NAME/` holding one .py
+file (or the file named by --entry-file); every other entry is listed with the
+reason it is not graded (hidden ones, ".name", are ignored).  A file is read
+only if it is a regular, UTF-8 file of at most 1 MB.
+
+The results file is JSON Lines (one report per line, plus "submission",
+"exercise", "submission_sha256" and "tests_sha256") or CSV (one row per
+submission, a status column per hidden test) when its name ends in .csv.  It
+is locked while a batch writes it.  Only the main thread writes it, a whole
+record at a time, flushed and synced, so an interruption loses nothing already
+graded.  A rerun reuses a record only when the submission's bytes and the
+hidden tests are the ones it was graded with; a regraded submission's new record
+is appended, then replaces the old one when the file is rewritten at the end
+(atomically: a temporary file, synced, renamed over it).  A torn last record
+from a crash is dropped; a file holding anything else than this exercise's
+records is refused, untouched.
 """
 
+import contextlib
 import csv
-import io
+import dataclasses
+import fcntl
+import hashlib
 import json
 import os
+import re
+import stat
 import sys
+import tempfile
 import time
-from pathlib import Path
 
 from grader.checker.supervisor import Grader
+from grader.core.report import STATUSES
+from grader.submission import SubmissionError, decode_source, display, read_bytes
 
-CSV_FIXED_COLUMNS = ("submission", "passed", "score", "error")
+CSV_FIRST_COLUMNS = ("submission", "passed", "score", "error")            # then a column per hidden test
+CSV_LAST_COLUMNS = ("exercise", "submission_sha256", "tests_sha256")
+RECORD_FIELDS = {"submission": str, "exercise": str, "submission_sha256": str, "tests_sha256": str,
+                 "score": str, "passed": bool, "error": (str, type(None)), "tests": list}
+SHA256 = re.compile(r"[0-9a-f]{64}")
+SCORE = re.compile(r"[0-9]+/[0-9]+")
+OPEN_FLAGS = os.O_NONBLOCK | os.O_CLOEXEC  # O_NONBLOCK: a FIFO or device given as --out must not block
+CSV_NEUTRALISED = ("=", "+", "-", "@", "\t", "\r", "'")  # formula starts, and the quote itself (so it reads back)
 
 
 class BatchError(Exception):
     """The folder or the results file cannot be used; the message names it and says why."""
 
 
-def submission_files(folder):
-    folder = Path(folder)
-    if not folder.exists():
-        raise BatchError(f"{folder}: no such folder")
-    if not folder.is_dir():
-        raise BatchError(f"{folder}: not a folder")
+@dataclasses.dataclass(frozen=True)
+class Submission:
+    name: str          # the learner: the file's name, or the folder's (shown with escapes, see `display`)
+    path: str          # the file graded
+    inner: str = None  # for a learner's folder: the graded file's name within it
+
+    def read(self):
+        """(sha256 of the file's bytes, its text); SubmissionError with the reason it cannot be graded."""
+        data = read_bytes(self.path)
+        return hashlib.sha256(data).hexdigest(), decode_source(data, self.path)
+
+    def reason(self, error):
+        return f"{self.inner}: {error.reason}" if self.inner else error.reason
+
+
+def find_submissions(folder, entry_file=None):
+    """(submissions, not graded): the learners in `folder`, and (name, reason) for every other entry."""
+    shown = display(folder)
+    folder = os.fspath(folder)
+    if not os.path.exists(folder):
+        raise BatchError(f"{shown}: no such folder")
+    if not os.path.isdir(folder):
+        raise BatchError(f"{shown}: not a folder")
     try:
-        return sorted(p for p in folder.iterdir() if p.suffix == ".py" and p.is_file())
+        entries = sorted(os.listdir(folder))
     except OSError as exc:
-        raise BatchError(f"{folder}: cannot be read ({exc.strerror})") from None
+        raise BatchError(f"{shown}: cannot be read ({exc.strerror})") from None
+    submissions, not_graded, names = [], [], set()
+    for entry in entries:
+        if entry.startswith("."):
+            continue
+        name = display(entry)
+        if name in names:
+            not_graded.append((name, "another entry has the same name once shown with escapes"))
+            continue
+        names.add(name)
+        submission = _learner(name, os.path.join(folder, entry), entry_file)
+        if isinstance(submission, Submission):
+            submissions.append(submission)
+        else:
+            not_graded.append((name, submission))
+    return submissions, not_graded
+
+
+def _learner(name, path, entry_file):
+    """The Submission of the folder entry at `path`, or the reason it is not one."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return "broken link" if os.path.islink(path) else f"cannot be read ({exc.strerror})"
+    if stat.S_ISDIR(mode):
+        return _learner_folder(name, path, entry_file)
+    if not stat.S_ISREG(mode):
+        return "not a regular file"
+    if path.endswith(".ipynb"):
+        return "a Jupyter notebook; export it as a .py file"
+    if not path.endswith(".py"):
+        return "not a Python file"
+    return Submission(name, path)
+
+
+def _learner_folder(name, path, entry_file):
+    if entry_file and os.path.lexists(os.path.join(path, entry_file)):
+        return Submission(name, os.path.join(path, entry_file), display(entry_file))
+    try:
+        files = sorted(f for f in os.listdir(path) if f.endswith(".py") and not f.startswith("."))
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if len(files) == 1:
+        return Submission(name, os.path.join(path, files[0]), display(files[0]))
+    missing = f"a folder with no {display(entry_file)}, and " if entry_file else "a folder with "
+    if not files:
+        return missing + "no .py file"
+    listed = ", ".join(display(f) for f in files)
+    return missing + f"{len(files)} .py files ({listed})" + ("" if entry_file else
+                                                            "; name the one to grade with --entry-file")
 
 
 class ResultsFile:
-    """The results file: what it already holds, and appending one record at a time."""
+    """The results file, locked from opening to closing: the records it holds, and adding one at a time."""
 
-    def __init__(self, path, test_names, force):
-        self.path = Path(path)
-        self.csv = self.path.suffix.lower() == ".csv"
-        self.columns = CSV_FIXED_COLUMNS + tuple(test_names)
-        self.records = {} if force else self._read_existing()
-        mode = "a" if self.records else "w"
-        try:
-            self._file = open(self.path, mode, encoding="utf-8", newline="")
-        except OSError as exc:
-            raise BatchError(f"{self.path}: cannot be written ({exc.strerror})") from None
-        if self.csv and mode == "w":
-            self._write_line(_csv_line(self.columns))
+    def __init__(self, path):
+        self.shown = display(path)
+        self.path = os.path.realpath(path)
+        self.csv = os.fspath(path).lower().endswith(".csv")
+        self.records = {}
+        self.loaded = False
+        self._rewrite_at_close = False
+        self._fd, self._created = self._open_locked()
 
-    def _read_existing(self):
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
-            return {}
-        except OSError as exc:
-            raise BatchError(f"{self.path}: cannot be read ({exc.strerror})") from None
-        complete = data[:data.rfind(b"\n") + 1]
-        if len(complete) < len(data):
-            with open(self.path, "r+b") as file:  # drop a record torn by a crash mid-write
-                file.truncate(len(complete))
-        text = complete.decode("utf-8", errors="replace")
-        return self._parse_csv(text) if self.csv else self._parse_jsonl(text)
-
-    def _parse_jsonl(self, text):
-        records = {}
-        for number, line in enumerate(text.splitlines(), 1):
+    def _open_locked(self):
+        """A descriptor of the file, locked; (it, whether it was created).  Only one batch may write it."""
+        for _ in range(10):
             try:
-                record = json.loads(line)
-                records[record["submission"]] = record
-            except (ValueError, KeyError, TypeError):
-                raise BatchError(f"{self.path}:{number}: not a results record; use another --out or --force") from None
-        return records
+                fd, created = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL | OPEN_FLAGS, 0o666), True
+            except FileExistsError:
+                try:
+                    fd, created = os.open(self.path, os.O_RDWR | OPEN_FLAGS), False
+                except FileNotFoundError:
+                    continue  # removed between the two opens
+                except OSError as exc:
+                    raise BatchError(f"{self.shown}: cannot be written ({exc.strerror})") from None
+            except OSError as exc:
+                raise BatchError(f"{self.shown}: cannot be written ({exc.strerror})") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                opened = os.fstat(fd)
+                current = os.stat(self.path)
+            except BlockingIOError:
+                os.close(fd)
+                raise BatchError(f"{self.shown}: another batch is writing this results file") from None
+            except FileNotFoundError:
+                os.close(fd)
+                continue
+            if not stat.S_ISREG(opened.st_mode):
+                os.close(fd)
+                raise BatchError(f"{self.shown}: not a regular file")
+            if (opened.st_dev, opened.st_ino) == (current.st_dev, current.st_ino):
+                return fd, created
+            os.close(fd)  # another batch replaced the file while this one was opening it: open the new one
+        raise BatchError(f"{self.shown}: another batch is writing this results file")
 
-    def _parse_csv(self, text):
-        rows = list(csv.reader(io.StringIO(text)))
-        if not rows:
-            return {}
-        if tuple(rows[0]) != self.columns:
-            raise BatchError(f"{self.path}: its columns are not this exercise's; use another --out or --force")
-        return {row[0]: _record_from_csv(self.columns, row) for row in rows[1:] if row}
+    def load(self, exercise_id, tests_sha256, test_names, force):
+        """Read the records already there (none with `force`: the file is emptied); BatchError, the file
+        untouched, when they are not this exercise's records."""
+        self.exercise_id, self.tests_sha256, self.test_names = exercise_id, tests_sha256, list(test_names)
+        self.columns = CSV_FIRST_COLUMNS + tuple(test_names) + CSV_LAST_COLUMNS
+        data = b"" if force else self._read()
+        complete = data[:data.rfind(b"\n") + 1]  # what follows the last newline is a record torn by a crash
+        lines = complete.split(b"\n")[:-1]
+        header = self._parse_csv(lines) if self.csv else self._parse_jsonl(lines)
+        self.loaded = True
+        if self.csv and header is not None and header != self.columns:
+            self._rewrite()  # the hidden tests changed: the file gets their columns
+        elif len(complete) < len(data) or force:
+            os.ftruncate(self._fd, len(complete))
+            if self.csv and not complete:
+                self._append(self._csv_line(self.columns))
+        elif self.csv and header is None:
+            self._append(self._csv_line(self.columns))
 
-    def append(self, record):
+    def _read(self):
+        os.lseek(self._fd, 0, os.SEEK_SET)
+        chunks = []
+        while chunk := os.read(self._fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _parse_jsonl(self, lines):
+        for number, line in enumerate(lines, 1):
+            try:
+                record = json.loads(line.decode("utf-8"), parse_constant=_no_constant)
+            except (ValueError, RecursionError):
+                self._corrupt(number, "not JSON")
+            self._keep(number, record)
+        return None
+
+    def _parse_csv(self, lines):
+        if not lines:
+            return None
+        header = self._csv_cells(1, lines[0])
+        tests = header[len(CSV_FIRST_COLUMNS):-len(CSV_LAST_COLUMNS)]
+        if header[:len(CSV_FIRST_COLUMNS)] != CSV_FIRST_COLUMNS or header[-len(CSV_LAST_COLUMNS):] != CSV_LAST_COLUMNS:
+            self._corrupt(1, "not the header of a results file")
+        for number, line in enumerate(lines[1:], 2):
+            row = self._csv_cells(number, line)
+            if len(row) != len(header):
+                self._corrupt(number, f"{len(row)} cells where the header has {len(header)} columns")
+            first, statuses, last = row[:len(CSV_FIRST_COLUMNS)], row[len(CSV_FIRST_COLUMNS):-len(CSV_LAST_COLUMNS)], \
+                row[-len(CSV_LAST_COLUMNS):]
+            self._keep(number, {
+                **dict(zip(CSV_FIRST_COLUMNS, first)), **dict(zip(CSV_LAST_COLUMNS, last)),
+                "passed": {"true": True, "false": False}.get(first[1], first[1]), "error": first[3] or None,
+                "tests": [{"name": n, "status": s} for n, s in zip(tests, statuses) if s]})
+        return header
+
+    def _csv_cells(self, number, line):
+        try:
+            row = next(csv.reader([line.decode("utf-8")], strict=True), [])
+        except (UnicodeDecodeError, csv.Error):
+            self._corrupt(number, "not a CSV row")
+        return tuple(cell[1:] if cell.startswith("'") else cell for cell in row)
+
+    def _keep(self, number, record):
+        problem = _record_problem(record)
+        if problem:
+            self._corrupt(number, problem)
+        if record["exercise"] != self.exercise_id:
+            raise BatchError(f"{self.shown}: holds results of exercise {record['exercise'][:80]!r}, "
+                             f"not of {self.exercise_id!r}; use another --out (or --force to replace them)")
+        if record["submission"] in self.records:
+            self._rewrite_at_close = True  # a regrade appended by a run that was killed: keep the last one
+            del self.records[record["submission"]]
         self.records[record["submission"]] = record
-        if self.csv:
-            self._write_line(_csv_line(_csv_row(self.columns, record)))
-        else:
-            self._write_line(json.dumps(record, ensure_ascii=False) + "\n")
 
-    def _write_line(self, line):
-        self._file.write(line)
-        self._file.flush()
-        os.fsync(self._file.fileno())
+    def _corrupt(self, number, problem):
+        raise BatchError(f"{self.shown}:{number}: not a results record ({problem}); "
+                         "use --force to grade everything again, or another --out")
+
+    def reusable(self, name, submission_sha256):
+        """The record of submission `name` if it graded these bytes with these hidden tests, else None."""
+        record = self.records.get(name)
+        if (record is not None and record["submission_sha256"] == submission_sha256
+                and record["tests_sha256"] == self.tests_sha256
+                and [t["name"] for t in record["tests"]] == self.test_names):
+            return record
+        return None
+
+    def add(self, record):
+        name = record["submission"]
+        if name in self.records:
+            self._rewrite_at_close = True  # the old record stays in the file until then
+        self.records[name] = record
+        self._append(self._line(record))
+
+    def _line(self, record):
+        if self.csv:
+            statuses = {t["name"]: t["status"] for t in record["tests"]}
+            return self._csv_line([record["submission"], str(record["passed"]).lower(), record["score"],
+                                   record["error"] or ""] + [statuses.get(name, "") for name in self.test_names]
+                                  + [record[key] for key in CSV_LAST_COLUMNS])
+        return json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n"
+
+    @staticmethod
+    def _csv_line(cells):
+        """One physical line: line breaks in a cell become spaces; a cell that a spreadsheet would take for
+        a formula gets a leading quote."""
+        cells = [re.sub(r"[\r\n]+", " ", str(cell)) for cell in cells]
+        cells = ["'" + cell if cell.startswith(CSV_NEUTRALISED) else cell for cell in cells]
+        buffer = _LineBuffer()
+        csv.writer(buffer, lineterminator="\n").writerow(cells)
+        return buffer.line
+
+    def _append(self, text):
+        try:
+            os.lseek(self._fd, 0, os.SEEK_END)
+            _write_synced(self._fd, text)
+        except OSError as exc:
+            raise BatchError(f"{self.shown}: cannot be written ({exc.strerror})") from None
+
+    def _rewrite(self):
+        """Replace the file by one holding each record once: written to a temporary file in the same folder,
+        synced, then renamed over it; the temporary file never stays behind."""
+        lines = ([self._csv_line(self.columns)] if self.csv else []) + [self._line(r) for r in self.records.values()]
+        folder, name = os.path.split(self.path)
+        try:
+            fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        except OSError as exc:
+            raise BatchError(f"{self.shown}: cannot be rewritten: no temporary file in its folder "
+                             f"({exc.strerror})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # locked before it takes the file's place
+            os.fchmod(fd, stat.S_IMODE(os.fstat(self._fd).st_mode))
+            _write_synced(fd, "".join(lines))
+            os.replace(temporary, self.path)
+        except BaseException as exc:
+            os.close(fd)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+            if isinstance(exc, OSError):
+                raise BatchError(f"{self.shown}: cannot be rewritten ({exc.strerror})") from None
+            raise
+        os.close(self._fd)
+        self._fd, self._rewrite_at_close = fd, False
+        _sync_folder(folder)
 
     def close(self):
-        self._file.close()
-
-
-def _csv_line(values):
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow(values)
-    return buffer.getvalue()
-
-
-def _csv_row(columns, record):
-    statuses = {t["name"]: t["status"] for t in record["tests"]}
-    return [record["submission"], str(record["passed"]).lower(), record["score"], record["error"] or ""] + \
-        [statuses.get(name, "") for name in columns[len(CSV_FIXED_COLUMNS):]]
-
-
-def _record_from_csv(columns, row):
-    names = columns[len(CSV_FIXED_COLUMNS):]
-    statuses = row[len(CSV_FIXED_COLUMNS):]
-    return {"submission": row[0], "passed": row[1] == "true", "score": row[2], "error": row[3] or None,
-            "tests": [{"name": n, "status": s} for n, s in zip(names, statuses)]}
-
-
-def run_batch(exercise, folder, out, limits, jobs, force, progress, sandbox):
-    """Grade every *.py in `folder` not yet in `out`; return all records for the folder's files."""
-    files = submission_files(folder)
-    grader = Grader(exercise.grading_spec(), limits, sandbox)
-    test_names = grader.test_names
-    results = ResultsFile(out, test_names, force)
-    todo = [path for path in files if path.name not in results.records]
-    progress.start(total=len(files), done=len(files) - len(todo))
-
-    def record_of(path, report):
-        passed_tests = sum(t["status"] == "passed" for t in report["tests"])
-        return {"submission": path.name, "score": f"{passed_tests}/{len(report['tests'])}", **report}
-
-    readable = []
-    for path in todo:
         try:
-            readable.append((path, path.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as exc:
-            record = record_of(path, _unreadable_report(exercise.id, test_names, path, exc))
-            results.append(record)
-            progress.advance(record)
+            if self._rewrite_at_close:
+                self._rewrite()
+        finally:
+            if self._created and not self.loaded:
+                os.unlink(self.path)  # nothing was written: leave no empty file behind
+            os.close(self._fd)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a JSON value")
+
+
+class _LineBuffer:
+    def write(self, text):
+        self.line = text
+
+
+def _record_problem(record):
+    """What makes `record` not a results record, or None."""
+    if type(record) is not dict:
+        return "not an object"
+    for key, kind in RECORD_FIELDS.items():
+        if key not in record:
+            return f"no {key!r}"
+        if not isinstance(record[key], kind):
+            return f"{key!r} has the wrong type"
+    for key in ("submission_sha256", "tests_sha256"):
+        if not SHA256.fullmatch(record[key]):
+            return f"{key!r} is not a SHA-256"
+    if not SCORE.fullmatch(record["score"]):
+        return "'score' is not passed/total"
+    for test in record["tests"]:
+        if type(test) is not dict or type(test.get("name")) is not str or test.get("status") not in STATUSES:
+            return "'tests' holds something else than tests with a name and a status"
+    return None
+
+
+def _write_synced(fd, text):
+    data = memoryview(text.encode("utf-8", "replace"))  # "replace": no lone surrogate reaches the file
+    while data:
+        data = data[os.write(fd, data):]
+    os.fsync(fd)
+
+
+def _sync_folder(folder):
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        for path, report in grader.grade_all(readable, jobs):
-            record = record_of(path, report)
-            results.append(record)
-            progress.advance(record)
+        os.fsync(fd)
     finally:
-        results.close()
-        progress.finish()
-    return [results.records[p.name] for p in files if p.name in results.records], test_names
+        os.close(fd)
 
 
-def _unreadable_report(exercise_id, test_names, path, exc):
-    reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc.strerror
-    message = f"The file {path.name} could not be read ({reason})."
-    return {"exercise": exercise_id, "passed": False, "error": message, "stdout": "",
-            "tests": [{"name": n, "status": "error", "message": "Not run: " + message, "duration_ms": 0.0}
-                      for n in test_names]}
+def run_batch(exercise, folder, out, limits, jobs, force, progress, start_sandbox, entry_file=None):
+    """Grade every learner in `folder` not already graded in `out` with these bytes and these hidden tests.
+
+    Returns (the records of the folder's learners, the hidden tests' names, [(name, why not graded)]).
+    """
+    submissions, not_graded = find_submissions(folder, entry_file)
+    tests_sha256 = hashlib.sha256(exercise.tests_source.encode()).hexdigest()
+    with ResultsFile(out) as results, contextlib.closing(start_sandbox()) as sandbox:
+        grader = Grader(exercise.grading_spec(), limits, sandbox)
+        results.load(exercise.id, tests_sha256, grader.test_names, force)
+        todo, gradable = [], []
+        for submission in submissions:
+            try:
+                submission_sha256, _ = submission.read()
+            except SubmissionError as exc:
+                not_graded.append((submission.name, submission.reason(exc)))
+                continue
+            gradable.append(submission)
+            if not results.reusable(submission.name, submission_sha256):
+                todo.append(submission)
+        progress.start(total=len(gradable), done=len(gradable) - len(todo))
+
+        def sources():  # each read again when its turn comes: graded and hashed as it is then
+            for submission in todo:
+                try:
+                    submission_sha256, source = submission.read()
+                except SubmissionError as exc:
+                    not_graded.append((submission.name, submission.reason(exc)))
+                    gradable.remove(submission)
+                    progress.total -= 1
+                    continue
+                yield (submission.name, submission_sha256), source
+
+        try:
+            with contextlib.closing(grader.grade_all(sources(), jobs)) as graded:
+                for (name, submission_sha256), report in graded:
+                    passed_tests = sum(t["status"] == "passed" for t in report["tests"])
+                    record = {"submission": name, "exercise": exercise.id, "submission_sha256": submission_sha256,
+                              "tests_sha256": tests_sha256, "score": f"{passed_tests}/{len(report['tests'])}",
+                              **report}
+                    results.add(record)
+                    progress.advance(record)
+        finally:
+            progress.finish()
+        return [results.records[s.name] for s in gradable], grader.test_names, sorted(not_graded)
 
 
-def summarize(records, test_names):
-    """The end-of-run summary: how many passed, and each hidden test's pass rate."""
+def summarize(records, test_names, not_graded=()):
+    """The end-of-run summary: how many passed, each hidden test's pass rate, and what was not graded."""
+    lines = _pass_rates(records, test_names)
+    if not_graded:
+        lines += ["", f"Not graded ({len(not_graded)}):"] + [f"  {name}: {reason}" for name, reason in not_graded]
+    return "\n".join(lines)
+
+
+def _pass_rates(records, test_names):
     total = len(records)
     if not total:
-        return "No submissions graded."
+        return ["No submissions graded."]
     passed = sum(r["passed"] for r in records)
     lines = [f"{passed}/{total} submissions passed every test ({100 * passed / total:.1f}%).", "",
              "Pass rate per hidden test:"]
@@ -175,7 +445,7 @@ def summarize(records, test_names):
     errors = sum(r["error"] is not None for r in records)
     if errors:
         lines.append(f"\n{errors} submission(s) could not be loaded (syntax error, crash at import, no entry function).")
-    return "\n".join(lines)
+    return lines
 
 
 class Progress:

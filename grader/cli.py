@@ -4,7 +4,6 @@ import argparse
 import json
 import os
 import signal
-import stat
 import sys
 import unicodedata
 from pathlib import Path
@@ -16,9 +15,9 @@ from grader.checker.supervisor import Grader
 from grader.core.engine import TestsError
 from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find_exercise, load_all, load_exercise
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
+from grader.submission import SubmissionError, read_source
 
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
-MAX_SUBMISSION_BYTES = 1_000_000
 MAX_TIMEOUT_SECONDS = 3600
 MEMORY_RANGE_MB = (64, 1_048_576)
 
@@ -62,14 +61,19 @@ def _parser():
     _add_limit_options(check)
     check.set_defaults(command=run_check)
 
-    batch = commands.add_parser("batch", help="grade every *.py in a folder, one learner per file")
+    batch = commands.add_parser("batch", help="grade a folder of submissions: one learner per .py file, "
+                                              "or per folder holding one")
     batch.add_argument("exercise", help="exercise id (folder under exercises/) or path to an exercise folder")
-    batch.add_argument("folder", type=Path, help="folder of submissions (*.py)")
+    batch.add_argument("folder", type=Path, help="folder of submissions: NAME.py files, NAME/ folders holding "
+                                                 "one .py file (or the --entry-file)")
     batch.add_argument("--out", type=Path, help="results file: JSON Lines, or CSV when it ends in .csv "
                                                  "(default: <exercise>-results.jsonl)")
     batch.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1,
                        help="submissions graded at once (default: the number of cores)")
     batch.add_argument("--force", action="store_true", help="grade everything again, replacing the results file")
+    batch.add_argument("--entry-file", type=_file_name, metavar="FILE",
+                       help="in a learner's folder, the file to grade when it holds several .py files "
+                            "(e.g. submission.py)")
     _add_limit_options(batch)
     batch.set_defaults(command=run_batch_command)
 
@@ -146,6 +150,12 @@ def _positive_int(text):
     return value
 
 
+def _file_name(text):
+    if not text or "/" in text or text in (".", ".."):
+        raise argparse.ArgumentTypeError(f"{text!r} should be a file name, without a folder")
+    return text
+
+
 def limits_from(args, exercise):
     return Limits(time_limit=args.timeout or exercise.time_limit, memory_mb=args.memory)
 
@@ -156,37 +166,6 @@ def read_submission(path):
         return read_source(path)
     except SubmissionError as exc:
         raise UsageError(str(exc)) from None
-
-
-class SubmissionError(Exception):
-    """A submission file that cannot be graded; the message names it and says why."""
-
-
-def read_source(path, limit=MAX_SUBMISSION_BYTES):
-    """The text of a regular, UTF-8 file of at most `limit` bytes; never blocks on a FIFO or a device."""
-    shown = os.fsdecode(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer; the type is checked before reading.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        raise SubmissionError(f"{shown}: no such file") from None
-    except OSError as exc:
-        raise SubmissionError(f"{shown}: cannot be read ({exc.strerror})") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise SubmissionError(f"{shown}: is a folder, not a Python file")
-        if not stat.S_ISREG(mode):
-            raise SubmissionError(f"{shown}: not a regular file")
-        data = os.read(fd, limit + 1)
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise SubmissionError(f"{shown}: too large (more than {limit:,} bytes); a submission is a Python file")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SubmissionError(f"{shown}: not a UTF-8 text file") from None
 
 
 def run_check(args):
@@ -207,14 +186,15 @@ def run_check(args):
 def run_batch_command(args):
     exercise = load_exercise(args.exercise)
     out = args.out or Path(f"{exercise.id}-results.jsonl")
-    sandbox = Sandbox(args.sandbox, hide=[exercise.path, args.folder, out],
-                      warn=lambda text: print(text, file=sys.stderr))
-    try:
-        records, test_names = run_batch(exercise, args.folder, out, limits_from(args, exercise),
-                                        args.jobs, args.force, Progress(), sandbox)
-    finally:
-        sandbox.close()
-    print(summarize(records, test_names))
+
+    def start_sandbox():
+        return Sandbox(args.sandbox, hide=[exercise.path, args.folder, out],
+                       warn=lambda text: print(text, file=sys.stderr))
+
+    records, test_names, not_graded = run_batch(exercise, args.folder, out, limits_from(args, exercise),
+                                                args.jobs, args.force, Progress(), start_sandbox,
+                                                entry_file=args.entry_file)
+    print(summarize(records, test_names, not_graded))
     print(f"\nResults: {out}")
     return EXIT_PASSED
 

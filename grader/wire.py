@@ -192,11 +192,9 @@ def _type_name(value):
 
 def frame(message, blobs=()):
     """The bytes of one message: a dict (JSON-serialisable) plus raw blobs."""
-    header = json.dumps({"message": message, "blobs": [len(memoryview(b).cast("B")) for b in blobs]},
-                        separators=(",", ":")).encode()
-    parts = [_PREFIX.pack(len(header), sum(len(memoryview(b).cast("B")) for b in blobs)), header]
-    parts.extend(bytes(memoryview(b).cast("B")) for b in blobs)
-    return b"".join(parts)
+    views = [memoryview(b).cast("B") for b in blobs]
+    header = json.dumps({"message": message, "blobs": [len(v) for v in views]}, separators=(",", ":")).encode()
+    return b"".join([_PREFIX.pack(len(header), sum(len(v) for v in views)), header, *views])
 
 
 class FrameReader:
@@ -205,27 +203,34 @@ class FrameReader:
     def __init__(self, max_bytes=MAX_FRAME_BYTES):
         self.max_bytes = max_bytes
         self._buffer = bytearray()
+        self._start = 0  # where the first unread byte is: consumed bytes are dropped in one go
 
     @property
     def pending(self):
         """True while part of a message has arrived but not all of it."""
-        return bool(self._buffer)
+        return len(self._buffer) > self._start
 
     def feed(self, data):
         """Add received bytes; return the list of (message, blobs) completed by them."""
         self._buffer += data
         messages = []
-        while len(self._buffer) >= _PREFIX.size:
-            header_size, blob_size = _PREFIX.unpack_from(self._buffer)
-            if header_size > MAX_HEADER_BYTES or header_size + blob_size > self.max_bytes:
-                raise WireError(f"message of {header_size + blob_size:,} bytes is over the limit")
-            end = _PREFIX.size + header_size + blob_size
-            if len(self._buffer) < end:
-                break
-            header = bytes(self._buffer[_PREFIX.size:_PREFIX.size + header_size])
-            body = bytes(self._buffer[_PREFIX.size + header_size:end])
-            del self._buffer[:end]
-            messages.append(_parse(header, body))
+        view = memoryview(self._buffer)
+        try:
+            while len(self._buffer) - self._start >= _PREFIX.size:
+                header_size, blob_size = _PREFIX.unpack_from(self._buffer, self._start)
+                if header_size > MAX_HEADER_BYTES or header_size + blob_size > self.max_bytes:
+                    raise WireError(f"message of {header_size + blob_size:,} bytes is over the limit")
+                header_start = self._start + _PREFIX.size
+                end = header_start + header_size + blob_size
+                if len(self._buffer) < end:
+                    break
+                messages.append(_parse(bytes(view[header_start:header_start + header_size]),
+                                       bytes(view[header_start + header_size:end])))
+                self._start = end
+        finally:
+            view.release()
+        if self._start == len(self._buffer):
+            self._buffer, self._start = bytearray(), 0
         return messages
 
 

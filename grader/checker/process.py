@@ -34,8 +34,10 @@ def checker_main(spec, source, limits, control, events_fd, parent_pid):
             line = json.dumps(event, ensure_ascii=True, allow_nan=False) + "\n"
             os.write(events_fd, line.encode())
 
+        learner = RemoteLearner(spec.entry, source, control, limits)
+        learner.prepare()
         try:
-            run_tests(spec, RemoteLearner(spec.entry, source, control, limits), emit)
+            run_tests(spec, learner, emit)
         except TestsError as exc:
             emit({"event": "aborted", "error": f"The hidden tests failed to load: {exc}"})
         except BaseException as exc:

@@ -47,6 +47,7 @@ class RemoteLearner:
     def __init__(self, entry_name, source, control, limits):
         self.entry_name, self.source, self.control, self.limits = entry_name, source, control, limits
         self._process = None
+        self._loaded = False
         self._used = 0.0
         self._send_output = None
         self._printed = 0
@@ -107,12 +108,21 @@ class RemoteLearner:
                  "numbers, strings, lists, tuples, dicts or numpy arrays of numbers")
         self._interfered("it sent an answer the grader does not understand")
 
+    def prepare(self):
+        """Ask for a learner process now, so that it starts while the hidden tests load."""
+        if self._process is None:
+            try:
+                self._process = _LearnerProcess.spawn(self.control, self.limits)
+            except LearnerStopped:
+                pass  # load() asks again and reports the problem
+
     def _ensure_process(self):
-        if self._process is not None:
+        if self._process is not None and self._loaded:
             return
         if self._left() <= 0:
             raise LearnerStopped("timeout", f"Not run: {self.out_of_time()}")
-        self._process = _LearnerProcess.spawn(self.control, self.limits)
+        if self._process is None:
+            self._process = _LearnerProcess.spawn(self.control, self.limits)
         request = {"load": {"entry": self.entry_name, "source": self.source}}
         message, _ = self._exchange(request, (), self._left(), self._used_up(), loading=True)
         error = message.get("loaded", 0)
@@ -121,6 +131,7 @@ class RemoteLearner:
         if error is not None:
             self._discard()
             raise LearnerStopped("error", error[:MESSAGE_LIMIT])
+        self._loaded = True
 
     def _exchange(self, message, blobs, seconds, late, loading=False):
         """Send one message and wait for the answer, at most `seconds`; LearnerStopped when it does not come.
@@ -217,6 +228,7 @@ class RemoteLearner:
         return self.limits.time_limit - self._used
 
     def _discard(self):
+        self._loaded = False
         if self._process is not None:
             self._process.close()
             self._process = None

@@ -286,7 +286,11 @@ def describe_exception(exc):
     elif isinstance(exc, MemoryError):
         headline = f"MemoryError: your code ran out of memory. {one_line(exc)}".rstrip()
     else:
-        headline = f"{type_name(exc)}: {one_line(exc)}"
+        name = type_name(exc)
+        builtin = builtin_bases(exc)
+        if builtin and builtin[0] != name and builtin[0] != "Exception":
+            name += f" (a kind of {builtin[0]})"
+        headline = f"{name}: {one_line(exc)}"
     try:
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == SUBMISSION_FILENAME]
     except Exception:
