@@ -47,7 +47,7 @@ def encode_value(value):
     """(tree, blobs): `tree` is JSON-serialisable, `blobs` the raw bytes of the arrays in it."""
     blobs = []
     counter = [0]
-    return _encode(value, blobs, counter, 0, "the value"), blobs
+    return _encode(value, blobs, counter, 0, ""), blobs
 
 
 def _encode(value, blobs, counter, depth, where):
@@ -55,13 +55,13 @@ def _encode(value, blobs, counter, depth, where):
     if counter[0] > MAX_ITEMS:
         raise Unencodable(f"more than {MAX_ITEMS:,} items in all")
     if depth > MAX_DEPTH:
-        raise Unencodable(f"nested more than {MAX_DEPTH} levels deep ({where})")
+        raise Unencodable(f"a value nested more than {MAX_DEPTH} levels deep")
     kind = type(value)
     if value is None or kind is bool or kind is str:
         return value
     if kind is int:
         if value.bit_length() > MAX_INT_BITS:
-            raise Unencodable(f"an int of more than {MAX_INT_BITS} bits ({where})")
+            raise Unencodable(f"an int of more than {MAX_INT_BITS} bits" + _at(where))
         return value
     if kind is float:
         return value if math.isfinite(value) else {"float": repr(value)}
@@ -72,7 +72,7 @@ def _encode(value, blobs, counter, depth, where):
         items = [_encode(item, blobs, counter, depth + 1, f"{where}[{i}]") for i, item in enumerate(value)]
         return items if kind is list else {"tuple": items}
     if kind is dict:
-        return {"dict": [[_encode(k, blobs, counter, depth + 1, f"a key of {where}"),
+        return {"dict": [[_encode(k, blobs, counter, depth + 1, f"{where}, in a key"),
                           _encode(v, blobs, counter, depth + 1, f"{where}[{k!r}]")]
                          for k, v in value.items()]}
     if isinstance(value, np.ndarray):
@@ -80,21 +80,25 @@ def _encode(value, blobs, counter, depth, where):
         if not array.flags.c_contiguous:
             array = array.copy(order="C")
         if array.dtype.str not in ALLOWED_DTYPES:
-            raise Unencodable(f"a numpy array of dtype {array.dtype} ({where})")
+            raise Unencodable(f"a numpy array of dtype {array.dtype}" + _at(where))
         blobs.append(array.reshape(-1).view(np.uint8).data if array.size else b"")
         return {"nd": [array.dtype.str, list(array.shape), len(blobs) - 1]}
     if isinstance(value, np.generic):
         if value.dtype.str not in ALLOWED_DTYPES:
-            raise Unencodable(f"a numpy scalar of dtype {value.dtype} ({where})")
+            raise Unencodable(f"a numpy scalar of dtype {value.dtype}" + _at(where))
         blobs.append(np.asarray(value).tobytes())
         return {"np": [value.dtype.str, len(blobs) - 1]}
     if kind is np.random.Generator:
         bit_generator = value.bit_generator
         name = type(bit_generator).__name__
         if name not in BIT_GENERATORS:
-            raise Unencodable(f"a numpy Generator driven by {name} ({where})")
+            raise Unencodable(f"a numpy Generator driven by {name}" + _at(where))
         return {"rng": [name, _encode(bit_generator.state, blobs, counter, depth + 1, where)]}
-    raise Unencodable(f"a {_type_name(value)} ({where})")
+    raise Unencodable(f"a {_type_name(value)}" + _at(where))
+
+
+def _at(where):
+    return f" (at {where})" if where else ""
 
 
 def decode_value(tree, blobs):
