@@ -289,3 +289,49 @@ def test_the_learners_process_is_confined(sandbox):
     assert seen["cwd"] == "/tmp" and seen["tmp"] == []        # a private, empty /tmp
     assert again["tmp"] == []                                 # nothing left by the previous learner
     assert not seen["write_usr"] and not seen["network"] and not seen["setuid0"] and not seen["new_userns"]
+
+
+THREAD_TESTS = '''
+    def test_threads(f):
+        """Works with threads"""
+        assert f(8) == 36, "expected 36"
+'''
+
+
+def test_a_fork_bomb_does_not_touch_a_learner_graded_beside_it(sandbox):
+    bomb = '''
+        import os, time
+
+        def f(n):
+            children = 0
+            while children < 5000:
+                try:
+                    if os.fork() == 0:
+                        time.sleep(30)
+                        os._exit(0)
+                    children += 1
+                except OSError:
+                    break
+            time.sleep(2)  # hold every process while the other learner runs
+            return children
+    '''
+    honest = '''
+        import threading
+
+        def f(n):
+            parts = [0] * n
+            def work(i):
+                parts[i] = i + 1
+            threads = [threading.Thread(target=work, args=(i,)) for i in range(n)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            return sum(parts)
+    '''
+    spec = GradingSpec("example", "f", textwrap.dedent(THREAD_TESTS))
+    grader = Grader(spec, Limits(time_limit=8), sandbox)
+    delayed = textwrap.dedent(honest).replace("def f(n):", "def f(n):\n    __import__('time').sleep(1)")
+    reports = dict(grader.grade_all([("bomb", textwrap.dedent(bomb)), ("honest", delayed)], jobs=2))
+    assert statuses(reports["honest"]) == ["passed"], reports["honest"]
+    assert statuses(reports["bomb"]) == ["failed"]  # it returned how many forks it got: fewer than 5000

@@ -9,6 +9,8 @@ this process dies.  Modes: "bwrap" (required), "none" (rlimits only) and
 "auto" (bubblewrap when it works, otherwise "none" with one warning line).
 """
 
+import ctypes
+import errno
 import os
 import shutil
 import signal
@@ -21,6 +23,7 @@ from pathlib import Path
 import numpy
 
 MODES = ("auto", "bwrap", "none")
+CLONE_NEWUSER = 0x10000000
 STARTUP_TIMEOUT = 30.0
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]   # the folder holding the grader package
 SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -64,11 +67,22 @@ class Sandbox:
         if mode == "bwrap" and shutil.which("bwrap") is None:
             return "bubblewrap (bwrap) is not installed"
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        command = [_python(), "-E", "-c", _BOOT.format(root=str(PACKAGE_ROOT)), str(theirs.fileno()), mode]
+        passed = [theirs.fileno()]
+        own_uids = mode == "bwrap" and os.geteuid() == 0
+        if own_uids:
+            try:
+                userns = _learner_user_namespace()
+            except OSError as exc:
+                ours.close()
+                theirs.close()
+                return f"cannot make a user namespace ({exc.strerror})"
+            passed.append(userns)
+        command = [_python(), "-E", "-c", _BOOT.format(root=str(PACKAGE_ROOT)), str(theirs.fileno()), mode,
+                   "own-uids" if own_uids else "shared-uid"]
         if mode == "bwrap":
-            command = ["bwrap", *self._bwrap_options(), "--", *command]
+            command = ["bwrap", *self._bwrap_options(userns if own_uids else None), "--", *command]
         try:
-            process = subprocess.Popen(command, pass_fds=[theirs.fileno()], env=_environment(),
+            process = subprocess.Popen(command, pass_fds=passed, env=_environment(),
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE, cwd="/", start_new_session=True,
                                        preexec_fn=_die_with_parent if mode == "none" else None)
@@ -76,7 +90,8 @@ class Sandbox:
             ours.close()
             return f"{command[0]}: {exc.strerror}"
         finally:
-            theirs.close()
+            for fd in passed:
+                os.close(fd)
         ours.settimeout(STARTUP_TIMEOUT)
         try:
             greeting = ours.recv(16)
@@ -93,9 +108,15 @@ class Sandbox:
         self.mode, self.control, self._process = mode, ours, process
         return None
 
-    def _bwrap_options(self):
-        options = ["--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534", "--cap-add", "ALL",
-                   "--disable-userns", "--die-with-parent", "--new-session",
+    def _bwrap_options(self, userns):
+        """bubblewrap's options; `userns` is a prepared user namespace (root only), or None."""
+        if userns is not None:
+            # The zygote is root in the namespace; each learner gets a uid of its own (see zygote.py).
+            user = ["--userns", str(userns), "--uid", "0", "--gid", "0"]
+        else:
+            user = ["--unshare-user", "--uid", "65534", "--gid", "65534", "--disable-userns"]
+        options = [*user, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                   "--cap-add", "ALL", "--die-with-parent", "--new-session",
                    "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--chdir", "/tmp"]
         for path in SYSTEM_PATHS:
             if os.path.islink(path):
@@ -107,6 +128,10 @@ class Sandbox:
         bound = _python_paths()
         for path in bound:
             options += ["--ro-bind", path, path]
+        # bubblewrap makes the folders leading to a bound path with the modes they have outside (/root: 0700);
+        # learners, who do not run as root, must be able to pass through them.
+        for folder in sorted({str(parent) for path in bound for parent in Path(path).parents} - {"/"}):
+            options += ["--chmod", "0755", folder]
         for path in self.hide:
             path = path.resolve()
             if any(path == Path(b) or Path(b) in path.parents for b in bound):
@@ -123,6 +148,53 @@ class Sandbox:
         if self._process is not None:
             _stop(self._process)
             self._process = None
+
+
+LEARNER_UID_OFFSET = 100_000  # uid n >= 1 of the namespace is uid LEARNER_UID_OFFSET + n outside
+
+
+def _learner_user_namespace():
+    """An open user namespace mapping uid and gid 0 to root and 1-65535 to unprivileged ids outside.
+
+    Only root can map several ids.  Learners then run under ids of their own:
+    not root outside, so RLIMIT_NPROC counts each one apart, and no learner
+    can signal another.  No further user namespace can be made inside it.
+    """
+    child_reads, parent_writes = os.pipe()
+    parent_reads, child_writes = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            os.close(parent_writes)
+            os.close(parent_reads)
+            if ctypes.CDLL(None, use_errno=True).unshare(CLONE_NEWUSER) == 0:
+                os.write(child_writes, b"u")
+                if os.read(child_reads, 1) == b"m":  # the parent has written the maps
+                    with open("/proc/sys/user/max_user_namespaces", "w") as limit:
+                        limit.write("0")
+                    os.write(child_writes, b"l")
+                    os.read(child_reads, 1)
+                    status = 0
+        finally:
+            os._exit(status)
+    os.close(child_reads)
+    os.close(child_writes)
+    try:
+        if os.read(parent_reads, 1) != b"u":
+            raise OSError(errno.EPERM, "unshare refused")
+        mapping = f"0 0 1\n1 {LEARNER_UID_OFFSET + 1} 65535\n"
+        for name in ("uid_map", "gid_map"):
+            with open(f"/proc/{pid}/{name}", "w") as file:
+                file.write(mapping)
+        os.write(parent_writes, b"m")
+        if os.read(parent_reads, 1) != b"l":
+            raise OSError(errno.EPERM, "could not disable nested user namespaces")
+        return os.open(f"/proc/{pid}/ns/user", os.O_RDONLY | os.O_CLOEXEC)
+    finally:
+        os.close(parent_writes)
+        os.close(parent_reads)
+        os.waitpid(pid, 0)
 
 
 def _python():

@@ -23,6 +23,7 @@ rlimits (and, when run as root, an unprivileged uid) confine the learner.
 
 import ctypes
 import gc
+import itertools
 import json
 import os
 import resource
@@ -42,6 +43,7 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x40
 PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1, 24, 47, 4
 CAPABILITY_VERSION_3 = 0x20080522
 TMPFS_SIZE = "64m"
+FIRST_LEARNER_UID, LAST_LEARNER_UID = 1000, 65000  # uids the sandbox maps to unprivileged ones (own-uids)
 PROCESS_LIMIT = 256
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -50,6 +52,8 @@ _libc = ctypes.CDLL(None, use_errno=True)
 def main():
     control = socket.socket(fileno=int(sys.argv[1]))
     sandboxed = sys.argv[2] == "bwrap"
+    learner_uids = itertools.cycle(range(FIRST_LEARNER_UID, LAST_LEARNER_UID + 1)) if sys.argv[3] == "own-uids" \
+        else itertools.repeat(None)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # watchers are reaped by the kernel
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when grading stops
     gc.freeze()  # the garbage collector leaves what is loaded now alone: forks share those pages
@@ -63,7 +67,7 @@ def main():
             return  # every parent and checker has closed its end
         try:
             if len(fds) == 3:
-                _spawn(json.loads(data), *fds, control, sandboxed)
+                _spawn(json.loads(data), *fds, control, sandboxed, next(learner_uids))
         except (ValueError, TypeError, OSError):
             pass  # a malformed request: its checker sees the learner's channel close
         finally:
@@ -71,7 +75,7 @@ def main():
                 os.close(fd)
 
 
-def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed):
+def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed, uid):
     memory_bytes = int(limits["memory_mb"]) * 1024 * 1024
     cpu_seconds = int(limits["cpu_seconds"])
     file_bytes = int(limits["file_bytes"])
@@ -86,7 +90,7 @@ def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed):
         learner = os.fork()
         if learner == 0:
             os.close(status_fd)
-            _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed)
+            _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed, uid)
         os.close(channel_fd)
         os.close(output_fd)
         _watch(learner, status_fd, sandboxed)
@@ -126,7 +130,7 @@ def _kill(learner, sandboxed):
         pass
 
 
-def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed):
+def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed, uid):
     try:
         address_space = _address_space()
         if sandboxed:
@@ -135,7 +139,7 @@ def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes
             if os.path.isdir("/dev/shm"):
                 _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMPFS_SIZE},mode=1777")
             _mount("tmpfs", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=555")
-            _drop_capabilities()
+            _drop_capabilities(uid)
             os.chdir("/tmp")
         else:
             os.setsid()
@@ -157,7 +161,7 @@ def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
-        if sandboxed or os.geteuid() == NOBODY:
+        if sandboxed or os.geteuid() == NOBODY:  # counted per learner under its own uid, else shared
             resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
         address_space += memory_bytes
         resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
@@ -196,10 +200,15 @@ class _CapData(ctypes.Structure):
     _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
 
 
-def _drop_capabilities():
+def _drop_capabilities(uid):
+    """Give up every capability; with a `uid`, also become that unprivileged user."""
     _libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
     for capability in range(64):
         _libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)
+    if uid is not None:
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
     _check(_libc.capset(ctypes.byref(_CapHeader(CAPABILITY_VERSION_3, 0)), (_CapData * 2)()), "capset")
 
 
