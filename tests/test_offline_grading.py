@@ -335,3 +335,36 @@ def test_a_fork_bomb_does_not_touch_a_learner_graded_beside_it(sandbox):
     reports = dict(grader.grade_all([("bomb", textwrap.dedent(bomb)), ("honest", delayed)], jobs=2))
     assert statuses(reports["honest"]) == ["passed"], reports["honest"]
     assert statuses(reports["bomb"]) == ["failed"]  # it returned how many forks it got: fewer than 5000
+
+
+def test_cpu_spinners_do_not_starve_a_learner_graded_beside_them(sandbox):
+    spinners = '''
+        import os
+
+        def f(n):
+            for _ in range(200):
+                try:
+                    if os.fork() == 0:
+                        while True:
+                            pass
+                except OSError:
+                    break
+            while True:
+                pass
+    '''
+    honest = '''
+        import time
+
+        def f(n):
+            time.sleep(0.5)
+            total = 0
+            for i in range(1_500_000):  # about 150 ms of CPU
+                total += i % 3
+            return n * (n + 1) // 2
+    '''
+    spec = GradingSpec("example", "f", textwrap.dedent(THREAD_TESTS))
+    grader = Grader(spec, Limits(time_limit=3), sandbox)
+    reports = dict(grader.grade_all([("spinners", textwrap.dedent(spinners)), ("honest", textwrap.dedent(honest))],
+                                    jobs=2))
+    assert statuses(reports["honest"]) == ["passed"], reports["honest"]
+    assert statuses(reports["spinners"]) == ["timeout"]

@@ -10,8 +10,11 @@ checker, the write end of its output pipe, and a status socket.  For each
 request the zygote forks a watcher, which (under bubblewrap) moves into new
 PID, mount, network, IPC and UTS namespaces and forks the learner as PID 1 of
 its own namespace.  The learner mounts a private /tmp and /dev/shm, hides
-/proc, drops every capability, sets its rlimits and runs grader.learner.server.
-It cannot see, signal or trace the zygote, the checker or another learner.
+/proc, drops every capability (run as root, it also takes an unprivileged uid
+of its own, see grader/checker/sandbox.py), starts a session of its own (so
+the scheduler gives each learner, not each of its processes, a fair share),
+sets its rlimits and runs grader.learner.server.  It cannot see, signal or
+trace the zygote, the checker or another learner.
 
 The watcher kills the learner, and with it everything the learner started
 (the kernel ends a PID namespace with its first process), as soon as the
@@ -44,7 +47,7 @@ PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1,
 CAPABILITY_VERSION_3 = 0x20080522
 TMPFS_SIZE = "64m"
 FIRST_LEARNER_UID, LAST_LEARNER_UID = 1000, 65000  # uids the sandbox maps to unprivileged ones (own-uids)
-PROCESS_LIMIT = 256
+PROCESS_LIMIT = 64               # processes and threads of one learner (own-uids)
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -141,6 +144,7 @@ def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes
             _mount("tmpfs", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=555")
             _drop_capabilities(uid)
             os.chdir("/tmp")
+            os.setsid()  # a session, so a scheduling group, of its own: its processes share one fair slice
         else:
             os.setsid()
             _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
