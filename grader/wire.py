@@ -18,8 +18,9 @@ import struct
 
 import numpy as np
 
-MAX_FRAME_BYTES = 512 * 1024 * 1024   # a whole message, header and blobs
-MAX_HEADER_BYTES = 64 * 1024 * 1024
+MAX_FRAME_BYTES = 64 * 1024 * 1024    # a whole message, header and blobs (8 million float64s)
+MAX_HEADER_BYTES = 16 * 1024 * 1024
+MAX_VALUE_BYTES = MAX_FRAME_BYTES - MAX_HEADER_BYTES
 MAX_DEPTH = 100
 MAX_ITEMS = 1_000_000                  # containers' elements, counted over the whole value
 MAX_INT_BITS = 4096
@@ -47,7 +48,12 @@ def encode_value(value):
     """(tree, blobs): `tree` is JSON-serialisable, `blobs` the raw bytes of the arrays in it."""
     blobs = []
     counter = [0]
-    return _encode(value, blobs, counter, 0, ""), blobs
+    tree = _encode(value, blobs, counter, 0, "")
+    size = sum(len(memoryview(b).cast("B")) for b in blobs)
+    if size > MAX_VALUE_BYTES:
+        raise Unencodable(f"{size / 2 ** 20:.0f} MB of array data, more than the {MAX_VALUE_BYTES // 2 ** 20} MB "
+                          "a value may hold")
+    return tree, blobs
 
 
 def _encode(value, blobs, counter, depth, where):

@@ -71,6 +71,7 @@ def test_a_generator_arrives_with_the_same_state(name):
     (b"bytes", "bytes"),
     (2 ** 5000, "int of more than"),
     (np.random.RandomState(0), "RandomState"),
+    (np.zeros(7_000_000), "MB of array data"),
 ])
 def test_anything_else_is_unencodable_and_named(value, named):
     with pytest.raises(Unencodable, match=named):
