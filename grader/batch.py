@@ -183,11 +183,10 @@ class ResultsFile:
         self.loaded = True
         if self.csv and header is not None and header != self.columns:
             self._rewrite()  # the hidden tests changed: the file gets their columns
-        elif len(complete) < len(data) or force:
+            return
+        if len(complete) < len(data) or force:
             os.ftruncate(self._fd, len(complete))
-            if self.csv and not complete:
-                self._append(self._csv_line(self.columns))
-        elif self.csv and header is None:
+        if self.csv and header is None:
             self._append(self._csv_line(self.columns))
 
     def _read(self):
@@ -411,15 +410,18 @@ def run_batch(exercise, folder, out, limits, jobs, force, progress, start_sandbo
         try:
             with contextlib.closing(grader.grade_all(sources(), jobs)) as graded:
                 for (name, submission_sha256), report in graded:
-                    passed_tests = sum(t["status"] == "passed" for t in report["tests"])
-                    record = {"submission": name, "exercise": exercise.id, "submission_sha256": submission_sha256,
-                              "tests_sha256": tests_sha256, "score": f"{passed_tests}/{len(report['tests'])}",
-                              **report}
+                    record = _record(name, submission_sha256, tests_sha256, report)
                     results.add(record)
                     progress.advance(record)
         finally:
             progress.finish()
         return [results.records[s.name] for s in gradable], grader.test_names, sorted(not_graded)
+
+
+def _record(name, submission_sha256, tests_sha256, report):
+    passed_tests = sum(t["status"] == "passed" for t in report["tests"])
+    return {"submission": name, "exercise": report["exercise"], "submission_sha256": submission_sha256,
+            "tests_sha256": tests_sha256, "score": f"{passed_tests}/{len(report['tests'])}", **report}
 
 
 def summarize(records, test_names, not_graded=()):

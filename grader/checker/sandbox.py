@@ -4,9 +4,11 @@ Under bubblewrap the zygote sees a read-only filesystem made only of the
 system's libraries, the Python installation and the grader package (no
 project folder, so no exercises, reference solutions, hidden tests or
 results), an empty /tmp, no network, and its own user, PID, IPC and UTS
-namespaces; user namespaces are disabled inside, and bubblewrap kills it when
-this process dies.  Modes: "bwrap" (required), "none" (rlimits only) and
-"auto" (bubblewrap when it works, otherwise "none" with one warning line).
+namespaces; no further user namespace can be made inside, and bubblewrap
+kills it when this process dies.  Run as root, the sandbox's user namespace
+maps a range of unprivileged ids, and each learner runs under one of its own.
+Modes: "bwrap" (required), "none" (rlimits only) and "auto" (bubblewrap when
+it works, otherwise "none" with one warning line).
 """
 
 import ctypes
