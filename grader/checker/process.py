@@ -6,26 +6,23 @@ It dies with its parent, and its output (the hidden tests' own prints) goes
 nowhere; only the events pipe carries anything back.
 """
 
-import ctypes
 import json
 import os
 import signal
 
 from grader.checker.remote import RemoteLearner
 from grader.core.engine import TestsError, one_line, run_tests
-
-PR_SET_PDEATHSIG = 1
-
+from grader.processes import close_fds_except, die_with_parent
 
 def checker_main(spec, source, limits, control, events_fd, parent_pid):
     """Entry point in the forked child; never returns."""
     try:
-        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        die_with_parent()
         if os.getppid() != parent_pid:
             os._exit(1)  # the parent died before we could ask to die with it
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        _close_fds_except({events_fd, control.fileno()})
+        close_fds_except({0, 1, 2, events_fd, control.fileno()})
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
@@ -44,12 +41,3 @@ def checker_main(spec, source, limits, control, events_fd, parent_pid):
             emit({"event": "aborted", "error": f"The grader failed ({type(exc).__name__}: {one_line(exc)})."})
     finally:
         os._exit(0)
-
-
-def _close_fds_except(keep):
-    start = 3
-    for fd in sorted(k for k in keep if k >= 3):
-        if start < fd:  # os.closerange(n, n) would close everything from n on
-            os.closerange(start, fd)
-        start = fd + 1
-    os.closerange(start, os.sysconf("SC_OPEN_MAX"))

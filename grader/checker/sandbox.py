@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy
 
+from grader.processes import die_with_parent
+
 MODES = ("auto", "bwrap", "none")
 CLONE_NEWUSER = 0x10000000
 STARTUP_TIMEOUT = 30.0
@@ -87,7 +89,7 @@ class Sandbox:
             process = subprocess.Popen(command, pass_fds=passed, env=_environment(),
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE, cwd="/", start_new_session=True,
-                                       preexec_fn=_die_with_parent if mode == "none" else None)
+                                       preexec_fn=die_with_parent if mode == "none" else None)
         except OSError as exc:
             ours.close()
             return f"{command[0]}: {exc.strerror}"
@@ -216,11 +218,6 @@ def _python_paths():
 def _environment():
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp",
             "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-
-
-def _die_with_parent():
-    import ctypes
-    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
 
 
 def _stop(process):

@@ -22,6 +22,7 @@ from grader.checker.remote import Limits
 from grader.checker.sandbox import Sandbox
 from grader.core.engine import TestsError, load_tests, one_line
 from grader.core.report import InvalidEvent, ReportBuilder
+from grader.processes import die_with_parent
 
 STARTUP_TIMEOUT = 30.0      # a checker loading the hidden tests, before the time limit starts
 CHECKER_GRACE = 5.0         # the checker's own work on top of the learner's time limit
@@ -200,8 +201,7 @@ def load_test_names(spec, timeout=TESTS_LOAD_TIMEOUT):
 
 def _load_tests_child(spec, write_end, parent):
     try:
-        import ctypes
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        die_with_parent()
         if os.getppid() != parent:
             os._exit(1)
         devnull = os.open(os.devnull, os.O_RDWR)

@@ -38,12 +38,13 @@ import sys
 import numpy  # noqa: F401  (imported once here, so that every learner starts with it)
 
 from grader.learner import server
+from grader.processes import close_fds_except, die_with_parent
 
 NOBODY = 65534
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
-PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1, 24, 47, 4
+PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
 CAPABILITY_VERSION_3 = 0x20080522
 TMPFS_SIZE = "64m"
 FIRST_LEARNER_UID, LAST_LEARNER_UID = 1000, 65000  # uids the sandbox maps to unprivileged ones (own-uids)
@@ -86,7 +87,7 @@ def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed, uid):
         return
     try:  # the watcher
         control.detach()
-        _close_fds_except({channel_fd, output_fd, status_fd})
+        close_fds_except({channel_fd, output_fd, status_fd})
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         if sandboxed:
             _check(_libc.unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
@@ -147,7 +148,7 @@ def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes
             os.setsid()  # a session, so a scheduling group, of its own: its processes share one fair slice
         else:
             os.setsid()
-            _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            die_with_parent()
             if os.geteuid() == 0:
                 os.setgroups([])
                 os.setgid(NOBODY)
@@ -158,7 +159,7 @@ def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes
         os.dup2(devnull, 0)
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
-        _close_fds_except({0, 1, 2, channel_fd})
+        close_fds_except({0, 1, 2, channel_fd})
         for name in ("SIGCHLD", "SIGINT", "SIGTERM"):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing past the cap fails with EFBIG instead
@@ -180,15 +181,6 @@ def _address_space():
             if line.startswith("VmSize:"):
                 return int(line.split()[1]) * 1024
     return 0
-
-
-def _close_fds_except(keep):
-    start = 0
-    for fd in sorted(keep):
-        if start < fd:  # os.closerange(n, n) would close everything from n on
-            os.closerange(start, fd)
-        start = fd + 1
-    os.closerange(start, os.sysconf("SC_OPEN_MAX"))
 
 
 def _mount(source, target, fstype, flags, data=None):
