@@ -368,3 +368,19 @@ def test_cpu_spinners_do_not_starve_a_learner_graded_beside_them(sandbox):
                                     jobs=2))
     assert statuses(reports["honest"]) == ["passed"], reports["honest"]
     assert statuses(reports["spinners"]) == ["timeout"]
+
+
+def test_a_sandbox_that_stops_is_started_again_and_nothing_is_lost():
+    sandbox = Sandbox("bwrap")
+    try:
+        spec = GradingSpec("example", "f", textwrap.dedent(THREAD_TESTS))
+        grader = Grader(spec, Limits(time_limit=5), sandbox)
+        slow = "import time\n\ndef f(n):\n    time.sleep(1)\n    return n * (n + 1) // 2\n"
+        graded = grader.grade_all([(i, slow) for i in range(3)], jobs=2)
+        first = next(graded)
+        sandbox._process.kill()  # as if the zygote died while the other submission was being graded
+        reports = dict([first, *graded])
+    finally:
+        sandbox.close()
+    assert sorted(reports) == [0, 1, 2]
+    assert all(statuses(report) == ["passed"] for report in reports.values()), reports

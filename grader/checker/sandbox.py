@@ -51,6 +51,7 @@ class Sandbox:
         self.requested = mode
         self.mode = None
         self.control = None
+        self.generation = 0  # how many times the zygote was started again
         self._process = None
         if mode in ("auto", "bwrap"):
             problem = self._start("bwrap")
@@ -141,6 +142,15 @@ class Sandbox:
             if any(path == Path(b) or Path(b) in path.parents for b in bound):
                 options += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
         return options
+
+    def restart(self):
+        """Start a fresh zygote, in the mode this one ran in, after it stopped."""
+        mode = self.mode
+        self.close()
+        self.generation += 1
+        problem = self._start(mode)
+        if problem is not None:
+            raise SandboxError(f"the sandbox stopped and could not be started again: {problem}")
 
     def running(self):
         return self._process is not None and self._process.poll() is None

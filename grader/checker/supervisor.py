@@ -46,16 +46,21 @@ class Grader:
         """Yield (key, report) for each (key, source) of `items`, as they finish, `jobs` at a time.
 
         Closing the generator (or an exception such as KeyboardInterrupt) kills what is still running.
+        Should the sandbox stop, it is started again, and what was being graded is graded once more.
         """
         pending = iter(items)
+        again = []  # (key, source) met a stopped sandbox: graded once more on a fresh one
         running = []
         try:
             while True:
                 while len(running) < jobs:
-                    item = next(pending, None)
+                    retry = bool(again)
+                    item = again.pop() if retry else next(pending, None)
                     if item is None:
                         break
-                    running.append(_CheckerRun(item[0], item[1], self))
+                    if not self.sandbox.running():
+                        self.sandbox.restart()
+                    running.append(_CheckerRun(item[0], item[1], self, retry))
                 if not running:
                     return
                 wait = max(0.0, min(run.deadline for run in running) - time.monotonic())
@@ -65,7 +70,12 @@ class Grader:
                 now = time.monotonic()
                 for run in [r for r in running if r.finished or r.deadline <= now]:
                     running.remove(run)
-                    yield run.key, run.report()
+                    report = run.report()
+                    sandbox_stopped = run.sandbox_generation != self.sandbox.generation or not self.sandbox.running()
+                    if sandbox_stopped and not run.retry:
+                        again.append((run.key, run.source))
+                    else:
+                        yield run.key, report
         finally:
             for run in running:
                 run.kill()
@@ -74,8 +84,9 @@ class Grader:
 class _CheckerRun:
     """One submission being graded by a forked checker process."""
 
-    def __init__(self, key, source, grader):
-        self.key = key
+    def __init__(self, key, source, grader, retry=False):
+        self.key, self.source, self.retry = key, source, retry
+        self.sandbox_generation = grader.sandbox.generation
         self.time_limit = grader.limits.time_limit
         self.test_names = grader.test_names
         self.builder = ReportBuilder(grader.spec.exercise_id, grader.test_names)
