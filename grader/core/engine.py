@@ -346,7 +346,7 @@ class CappedOutput(io.TextIOBase):
     def write(self, text):
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type_name(text)}")
-        if self._written < STDOUT_LIMIT:
+        if self._written <= STDOUT_LIMIT:
             # One character past the limit tells the report builder to mark the output truncated.
             chunk = text[:STDOUT_LIMIT - self._written + 1]
             self._written += len(chunk)

@@ -132,7 +132,7 @@ class _Output:
 
     def add(self, text):
         room = STDOUT_LIMIT - self._size
-        if room <= 0:
+        if room < 0 or not text:  # already cut, or nothing to add (a full buffer still gets the note)
             return
         if len(text) > room:
             text = text[:room] + TRUNCATED

@@ -1,11 +1,22 @@
 // JavaScript twin of grader/core/report.py's ReportBuilder, for the runs the page
-// has to cut short (time limit, crashed worker): it builds the report from the
-// events received so far. Keep it in step with report.py; a browser test
-// compares the two on the same event sequences.
+// has to cut short (time limit, crashed worker, an event it rejects): it builds
+// the report from the events received so far. Keep it in step with report.py;
+// a browser test compares the two on the same event sequences, malformed ones
+// included. Lengths count code points, as Python does, not UTF-16 units.
 
 const STATUSES = ["passed", "failed", "error", "timeout"];
+const LOAD_STATUSES = ["error", "timeout"];
 export const STDOUT_LIMIT = 32_000;
+export const MESSAGE_LIMIT = 20_000;
 const TRUNCATED = `\n[output truncated: more than ${STDOUT_LIMIT} characters]\n`;
+
+// An event that does not follow report.py's schema; the builder is left as it was.
+export class InvalidEvent extends Error {
+  constructor(message) {
+    super(message.slice(0, 200));
+    this.name = "InvalidEvent";
+  }
+}
 
 export class ReportBuilder {
   constructor(exerciseId, testNames) {
@@ -15,49 +26,63 @@ export class ReportBuilder {
     this.running = null;
     this.loaded = false;
     this.error = null;
+    this.loadStatus = "error";
     this.aborted = null;
     this.done = false;
-    this.stdout = [];
-    this.stdoutSize = 0;
+    this.stdout = new Output();
+    this.testStdout = new Map();
   }
 
+  // Missing keys are `undefined` here where report.py's event.get() gives None or its default.
   add(event) {
-    switch (event.event) {
-      case "stdout":
-        this.addStdout(String(event.text ?? ""));
-        break;
-      case "loaded":
-        this.loaded = true;
-        this.error = event.error ?? null;
-        break;
-      case "test_start":
-        this.running = event.index;
-        break;
-      case "test":
-        this.results.set(event.index, testResult(this.testNames[event.index], event));
-        this.running = null;
-        break;
-      case "aborted":
-        this.aborted = String(event.error);
-        break;
-      case "done":
-        this.done = true;
-        break;
+    if (typeof event !== "object" || event === null || Array.isArray(event)) {
+      throw new InvalidEvent("an event must be an object");
+    }
+    const kind = event.event;
+    if (kind === "stdout") {
+      const test = event.test ?? null;
+      if (test !== null) this.index(test);
+      const text = textField(event, "text");
+      this.stdout.add(text);
+      if (test !== null) {
+        if (!this.testStdout.has(test)) this.testStdout.set(test, new Output());
+        this.testStdout.get(test).add(text);
+      }
+    } else if (kind === "loaded") {
+      let error = event.error ?? null;
+      if (error !== null) {
+        error = textField(event, "error");
+        const status = event.status === undefined ? "error" : event.status;
+        if (!LOAD_STATUSES.includes(status)) throw new InvalidEvent(`invalid load status ${repr(status)}`);
+        this.loadStatus = status;
+      }
+      this.loaded = true;
+      this.error = error;
+    } else if (kind === "test_start") {
+      this.running = this.index(event.index);
+    } else if (kind === "test") {
+      const index = this.index(event.index);
+      const { status, duration_ms: duration } = event;
+      if (!STATUSES.includes(status)) throw new InvalidEvent(`invalid status ${repr(status)}`);
+      if (typeof duration !== "number" || !Number.isFinite(duration) || duration < 0) {
+        throw new InvalidEvent(`invalid duration ${repr(duration)}`);
+      }
+      this.results.set(index, result(this.testNames[index], status, textField(event, "message"), duration));
+      this.running = null;
+    } else if (kind === "aborted") {
+      this.aborted = textField(event, "error");
+    } else if (kind === "done") {
+      this.done = true;
+    } else if (kind !== "start") {
+      throw new InvalidEvent(`unknown event ${repr(kind)}`);
     }
   }
 
-  addStdout(text) {
-    const room = STDOUT_LIMIT - this.stdoutSize;
-    if (room <= 0) return;
-    // Python counts code points, not UTF-16 units.
-    const chars = Array.from(text);
-    let size = chars.length;
-    if (size > room) {
-      text = chars.slice(0, room).join("") + TRUNCATED;
-      size = room + Array.from(TRUNCATED).length;
+  index(index) {
+    if (!Number.isInteger(index) || index < 0 || index >= this.testNames.length) {
+      throw new InvalidEvent(`test index ${repr(index)} out of range`);
     }
-    this.stdout.push(text);
-    this.stdoutSize += size;
+    return index;
   }
 
   // `interruption` is [status, message] when the run did not reach its end.
@@ -69,7 +94,7 @@ export class ReportBuilder {
       error = `${message} (while loading your code)`;
       notRun = [status, `Not run: ${message}`];
     } else if (error !== null) {
-      notRun = ["error", "Not run: your code could not be loaded."];
+      notRun = [this.loadStatus, "Not run: your code could not be loaded."];
     } else if (this.aborted !== null) {
       error = this.aborted;
       notRun = ["error", `Not run: ${this.aborted}`];
@@ -79,28 +104,68 @@ export class ReportBuilder {
       notRun = ["error", "Not run: grading ended early."];
     }
     const tests = this.testNames.map((name, index) => {
-      if (this.results.has(index)) return this.results.get(index);
-      if (index === this.running && interruption !== null) return result(name, ...interruption);
-      return result(name, ...notRun);
+      let test;
+      if (this.results.has(index)) test = this.results.get(index);
+      else if (index === this.running && interruption !== null) test = result(name, ...interruption);
+      else test = result(name, ...notRun);
+      return { ...test, stdout: this.testStdout.get(index)?.text() ?? "" };
     });
     const passed = error === null && tests.every((t) => t.status === "passed");
-    return { exercise: this.exerciseId, passed, error, tests, stdout: this.stdout.join("") };
+    return { exercise: this.exerciseId, passed, error, tests, stdout: this.stdout.text() };
   }
 }
 
-function testResult(name, event) {
-  const status = event.status;
-  if (!STATUSES.includes(status)) {
-    return result(name, "error", `Invalid status ${pythonRepr(status)} reported by the grader.`);
+// Printed text, capped at STDOUT_LIMIT characters with a note when cut.
+class Output {
+  constructor() {
+    this.parts = [];
+    this.size = 0;
   }
-  return result(name, status, String(event.message ?? ""), Number(event.duration_ms ?? 0));
+
+  add(text) {
+    const room = STDOUT_LIMIT - this.size;
+    if (room < 0 || text === "") return; // already cut, or nothing to add (a full buffer still gets the note)
+    const chars = Array.from(text);
+    let size = chars.length;
+    if (size > room) {
+      text = chars.slice(0, room).join("") + TRUNCATED;
+      size = room + TRUNCATED.length; // TRUNCATED is ASCII
+    }
+    this.parts.push(text);
+    this.size += size;
+  }
+
+  text() {
+    return this.parts.join("");
+  }
+}
+
+function textField(event, key) {
+  const value = event[key] === undefined ? "" : event[key];
+  if (typeof value !== "string") throw new InvalidEvent(`${key} must be a string`);
+  return cleanText(value);
+}
+
+// `text` as valid Unicode (lone surrogates replaced by "?", as Python's encode(errors="replace")
+// does), cut to `limit` characters.
+function cleanText(text, limit = null) {
+  if (limit !== null && text.length > limit) { // UTF-16 length >= code points: a cheap first test
+    const chars = Array.from(text);
+    if (chars.length > limit) text = `${chars.slice(0, limit).join("")} [cut]`;
+  }
+  return text.replace(/\p{Surrogate}/gu, "?");
 }
 
 function result(name, status, message, durationMs = 0) {
-  return { name, status, message, duration_ms: Math.round(durationMs * 1000) / 1000 };
+  return { name, status, message: cleanText(message, MESSAGE_LIMIT),
+    duration_ms: Math.round(durationMs * 1000) / 1000 };
 }
 
-function pythonRepr(value) {
+// Close enough to Python's repr() for the messages of InvalidEvent.
+function repr(value) {
   if (value === undefined || value === null) return "None";
-  return typeof value === "string" ? `'${value}'` : String(value);
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "string") return `'${value}'`;
+  if (typeof value === "number") return String(value);
+  return JSON.stringify(value);
 }

@@ -80,7 +80,14 @@ export class Runner {
         id,
         onMessage: (data) => {
           if (data.type === "event") {
-            builder.add(data.event);
+            try {
+              builder.add(data.event);
+            } catch (err) {
+              // Like the offline supervisor: a malformed event ends the run; the report keeps what came before.
+              const why = `the grading worker sent an invalid event (${err.message})`;
+              this.run.interrupt(["error", `Grading failed: ${why}.`]);
+              return;
+            }
             onEvent(data.event);
             // Like the CLI, the clock starts once the tests are loaded.
             if (data.event.event === "start") {

@@ -12,8 +12,8 @@
 const GRADER_DIR = "/home/pyodide/grader-core";
 const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to fds 1/2
 
-// Like grader/isolation.py's parent process: a report built from the engine's
-// events, plus what the code wrote around the engine's capture (e.g. os.write(1, ...)).
+// A report built from the engine's events, like the offline supervisor's, plus what the
+// code wrote around the engine's capture (e.g. os.write(1, ...)), attributed to no test.
 const GLUE = `
 import dataclasses, json, sys
 from grader.core.engine import GradingSpec, grade, load_tests
@@ -36,7 +36,7 @@ def run(spec_json, source, post, take_raw_output):
             pass
     raw_output = take_raw_output()
     if raw_output:
-        emit({"event": "stdout", "text": raw_output})
+        emit({"event": "stdout", "text": raw_output, "test": None})
     return json.dumps(builder.finish())
 `;
 
@@ -97,7 +97,7 @@ function gradeRun({ runId, spec, source }) {
     const text = takeRawOutput();
     // On a fatal error Pyodide dumps its own diagnostics to stderr: that is not the learner's output.
     const fatal = err?.name !== "Exit" && err?.name !== "PythonError";
-    if (text && !fatal) post(JSON.stringify({ event: "stdout", text }));
+    if (text && !fatal) post(JSON.stringify({ event: "stdout", text, test: null }));
     self.postMessage({ type: "run-error", runId, error: describeFailure(err) });
   }
 }

@@ -1,9 +1,12 @@
 """Page helpers and submissions shared by the browser tests."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
-EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+ROOT = Path(__file__).resolve().parents[2]
+EXERCISES = ROOT / "exercises"
 SOLUTION = (EXERCISES / "sinusoidal_pe" / "solution.py").read_text()
 STARTER = (EXERCISES / "sinusoidal_pe" / "starter.py").read_text()
 TEST_NAMES = [
@@ -70,3 +73,99 @@ def grade_in_page(page, source):
 
 def set_time_limit(page, seconds):
     page.evaluate(f"document.body.dataset.timeLimit = {json.dumps(str(seconds))}")
+
+
+def grade_with_cli(source, tmp_path, name, exercise="sinusoidal_pe", time_limit=None):
+    """The report of `python -m grader check EXERCISE FILE --json` (an id or a folder) on `source`."""
+    path = tmp_path / (name.replace(" ", "_").replace("/", "_") + ".py")
+    path.write_text(source, encoding="utf-8")
+    command = [sys.executable, "-m", "grader", "check", str(exercise), str(path), "--json"]
+    if time_limit is not None:
+        command += ["--timeout", str(time_limit)]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode in (0, 1), f"{name}: the CLI failed:\n{result.stderr}"
+    return json.loads(result.stdout)
+
+
+def verdict(report):
+    """What the page and the CLI must agree on."""
+    return {"statuses": [t["status"] for t in report["tests"]], "passed": report["passed"],
+            "has error": report["error"] is not None, "stdout": report["stdout"],
+            "stdout per test": [t["stdout"] for t in report["tests"]]}
+
+
+def _solution_with(top="", in_function="", at_end=""):
+    """The reference solution with lines added after `import numpy as np`, before `return pe` and at the end."""
+    return (SOLUTION.replace("import numpy as np\n", "import numpy as np\n" + top, 1)
+            .replace("    return pe", in_function + "    return pe") + at_end)
+
+
+# Correct submissions that also touch state the hidden tests share with them in the page (numpy's random
+# state and error handling, warnings, ...); many print, so that per-test output is compared too.
+HONEST_SUBMISSIONS = {
+    "default_rng in the function": _solution_with(
+        in_function=("    rng = np.random.default_rng(0)\n"
+                     "    print(T, C, rng.random(3), rng.integers(0, 100, size=2))\n")),
+    "default_rng at import": _solution_with(
+        in_function="    print(T, C, _RNG.integers(0, 1000))\n",
+        at_end="\n_RNG = np.random.default_rng(0)\nprint('first draw', _RNG.random())\n"),
+    "np.random.seed and rand": _solution_with(
+        in_function="    np.random.seed(T * C)\n    print(np.random.rand(), np.random.rand(2))\n",
+        at_end="\nnp.random.seed(0)\nprint('at import', np.random.rand(3))\n"),
+    "warnings.warn": _solution_with(
+        top="import warnings\n",
+        in_function='    warnings.warn(f"a table of {T} x {C}")\n',
+        at_end='\nwarnings.warn("loaded", RuntimeWarning)\n'),
+    "np.seterr(all='raise') at import": _solution_with(top='np.seterr(all="raise")\n'),
+    "printing arrays": _solution_with(in_function="    print(pe)\n    print(repr(pe[-1]), pe.shape, pe.dtype)\n"),
+    "recursion": """import numpy as np
+
+
+def _pairs(pe, positions, i):
+    C = pe.shape[1]
+    if 2 * i == C:
+        return pe
+    angles = positions / 10000.0 ** (2 * i / C)
+    pe[:, 2 * i], pe[:, 2 * i + 1] = np.sin(angles), np.cos(angles)
+    return _pairs(pe, positions, i + 1)
+
+
+def _rows(lo, hi, C):
+    if hi - lo == 1:
+        return _pairs(np.empty((1, C)), np.array([float(lo)]), 0)
+    middle = (lo + hi) // 2
+    return np.concatenate([_rows(lo, middle, C), _rows(middle, hi, C)])
+
+
+def _depth(n):
+    return 0 if n == 0 else 1 + _depth(n - 1)
+
+
+def sinusoidal_pe(T, C):
+    print("depth", _depth(300))
+    return _rows(0, T, C)
+""",
+    "functools.lru_cache": """import functools
+
+import numpy as np
+
+
+@functools.lru_cache(maxsize=None)
+def _frequencies(C):
+    return tuple(1.0 / 10000.0 ** (2 * i / C) for i in range(C // 2))
+
+
+@functools.lru_cache(maxsize=4)
+def _table(T, C):
+    angles = np.arange(T, dtype=np.float64)[:, None] * np.array(_frequencies(C))
+    pe = np.empty((T, C))
+    pe[:, 0::2], pe[:, 1::2] = np.sin(angles), np.cos(angles)
+    return pe
+
+
+def sinusoidal_pe(T, C):
+    pe = _table(T, C).copy()
+    print(_frequencies.cache_info(), _table.cache_info())
+    return pe
+""",
+}

@@ -1,5 +1,6 @@
 """The exercise page in Chromium: editor, running the tests, results, time limit, storage, hints, solution."""
 
+import json
 import os
 import time
 from pathlib import Path
@@ -128,6 +129,19 @@ def test_fatal_error_of_pyodide_is_reported_and_recovered(open_exercise):
     rows = shown_results(page)
     assert rows[0][0] == "error" and "crashed the Python runtime" in rows[0][2]
     assert all(status == "error" and message.startswith("Not run: ") for status, _, message in rows[1:])
+    set_code(page, SOLUTION)
+    assert run_and_wait(page).startswith("6/6 tests passed")
+
+
+def test_an_invalid_event_stops_the_run_and_the_page_recovers(open_exercise):
+    page = open_exercise()
+    # The learner's code shares the worker with the grader, so it can post to the page itself (run 1).
+    forged = {"type": "event", "runId": 1, "event": {"event": "test", "index": 99}}
+    set_code(page, f"import js\n\njs.postMessage(js.JSON.parse({json.dumps(json.dumps(forged))}))\n")
+    run_and_wait(page)
+    notice = "Grading failed: the grading worker sent an invalid event (test index 99 out of range)."
+    assert page.locator("#results .run-notice").inner_text() == notice
+    assert [status for status, _, _ in shown_results(page)] == ["error"] * 6
     set_code(page, SOLUTION)
     assert run_and_wait(page).startswith("6/6 tests passed")
 

@@ -1,0 +1,158 @@
+"""In the page, the learner's code and the hidden tests share one Pyodide interpreter, unprotected.
+
+Browser verdicts are practice feedback (offline, tests and learner code run in separate processes), but
+honest code must get the offline verdict:
+
+1. Hidden tests may draw from numpy's seeded generators: the page and the CLI draw the same values.
+2. Every run on a page uses the same interpreter, so what one run leaves behind (patched functions,
+   numpy's global state, warning filters) is still there for the next one, until each run gets a fresh
+   interpreter.  Patching checks only makes them pass, and numpy's error handling and global random
+   state do not change an honest run's verdict; rebinding a function that the tests or the reference
+   use does, and so do warning filters, for what a run prints (xfail until then).
+"""
+
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from corpus_cases import load_cases
+from page_helpers import (EXERCISES, HONEST_SUBMISSIONS, ROOT, SOLUTION, TEST_NAMES, grade_in_page, grade_with_cli,
+                          verdict)
+
+CORPUS = ROOT / "tests" / "corpus" / "sinusoidal_pe"
+MUTANTS = EXERCISES / "sinusoidal_pe" / "mutants"
+
+# --- 1. numpy.random in the hidden tests ---
+
+RANDOM_SIZES_NAME = "Matches the formula at sizes drawn from a seeded generator"
+RANDOM_SIZES_TEST = f'''
+
+
+def test_random_sizes(sinusoidal_pe):
+    """{RANDOM_SIZES_NAME}"""
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        T, C = int(rng.integers(1, 40)), 2 * int(rng.integers(1, 12))
+        table, tol = _call(sinusoidal_pe, T, C)
+        _compare(table, _table(T, C), tol, T, C)
+'''
+
+
+def test_hidden_tests_may_draw_from_a_seeded_generator(page, open_exercise, tmp_path):
+    def with_random_sizes_test(route):
+        response = route.fetch()
+        spec = response.json()
+        spec["tests_source"] += RANDOM_SIZES_TEST
+        spec["test_names"].append(RANDOM_SIZES_NAME)
+        route.fulfill(response=response, json=spec)
+
+    page.route("**/grading.json", with_random_sizes_test)
+    open_exercise()
+    folder = tmp_path / "sinusoidal_pe"
+    shutil.copytree(EXERCISES / "sinusoidal_pe", folder)
+    with (folder / "tests.py").open("a", encoding="utf-8") as tests:
+        tests.write(RANDOM_SIZES_TEST)
+
+    expected = {"reference": "passed", "swapped sin and cos": "failed",
+                "default_rng at import": "passed", "np.random.seed and rand": "passed"}
+    sources = {"reference": SOLUTION, "swapped sin and cos": (MUTANTS / "swapped_sin_cos.py").read_text(),
+               **{name: HONEST_SUBMISSIONS[name] for name in ("default_rng at import", "np.random.seed and rand")}}
+    for name, source in sources.items():
+        in_page = grade_in_page(page, source)
+        offline = grade_with_cli(source, tmp_path, name, exercise=folder)
+        assert [t["name"] for t in in_page["tests"]] == TEST_NAMES + [RANDOM_SIZES_NAME]
+        assert in_page["tests"][-1]["status"] == expected[name], in_page["tests"][-1]
+        assert verdict(in_page) == verdict(offline), name
+        # A failure names the sizes drawn: the same in both.
+        assert [t["message"] for t in in_page["tests"]] == [t["message"] for t in offline["tests"]], name
+
+
+# --- 2. What one run leaves for the next ---
+
+PATCHES_THAT_ONLY_HELP = {
+    "numpy's comparisons": (CORPUS / "patch_numpy_comparisons.py").read_text(),
+    # This one also breaks the grader's own json.dumps, so the page replaces its worker after the run.
+    "builtins": (CORPUS / "patch_builtins.py").read_text(),
+    "builtins, leaving the grader working": """import builtins
+
+import numpy as np
+
+builtins.abs = lambda x: 0
+builtins.AssertionError = type("Ignored", (Exception,), {})
+
+
+def sinusoidal_pe(T, C):
+    return np.zeros((T, C))
+""",
+}
+
+
+@pytest.mark.parametrize("patched", PATCHES_THAT_ONLY_HELP)
+def test_the_reference_passes_after_a_run_that_patched_the_checks(open_exercise, patched):
+    page = open_exercise()
+    assert not grade_in_page(page, PATCHES_THAT_ONLY_HELP[patched])["passed"]
+    report = grade_in_page(page, SOLUTION)
+    assert report["passed"], report
+
+
+def honest_submissions():
+    """Correct and wrong submissions that touch nothing they should not."""
+    cases = {"reference": SOLUTION, **HONEST_SUBMISSIONS}
+    cases.update({f"mutant {path.name}": path.read_text() for path in sorted(MUTANTS.glob("*.py"))})
+    for case in load_cases("sinusoidal_pe"):
+        if case.name.startswith("correct_") or case.path.name in (
+                "returns_nan.py", "type_error_in_function.py", "wrong_shape.py", "wrong_dtype_int.py"):
+            cases[f"corpus {case.path.name}"] = case.source
+    return cases
+
+
+def _sixth_draw_after_seed_1():
+    state = np.random.RandomState(1)
+    state.rand(5)
+    return repr(state.rand())
+
+
+# Numpy state a run leaves behind: (the run, a later run that prints the state, what it prints if it is left).
+NUMPY_STATE = {
+    "np.seterr(all='raise')": (SOLUTION + '\nnp.seterr(all="raise")\n',
+                               'import numpy as np\nprint(np.geterr()["over"])\n', "raise\n"),
+    "np.random.seed(1)": (SOLUTION + "\nnp.random.seed(1)\nnp.random.rand(5)\n",
+                          "import numpy as np\nprint(repr(np.random.rand()))\n", _sixth_draw_after_seed_1() + "\n"),
+}
+
+
+@pytest.mark.parametrize("state", NUMPY_STATE)
+def test_numpy_state_left_by_a_run_does_not_change_honest_verdicts(open_exercise, tmp_path, state):
+    leave_state, print_state, printed_when_left = NUMPY_STATE[state]
+    cases = honest_submissions()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        offline = {name: pool.submit(grade_with_cli, source, tmp_path, name) for name, source in cases.items()}
+        page = open_exercise()
+        grade_in_page(page, leave_state)
+        # The state is still there for the next run: this test is not vacuous.
+        assert grade_in_page(page, print_state)["stdout"] == printed_when_left
+        changed = {}
+        for name, source in cases.items():
+            grade_in_page(page, leave_state)
+            got, expected = verdict(grade_in_page(page, source)), verdict(offline[name].result())
+            if got != expected:
+                changed[name] = {"after the state was left": got, "offline": expected}
+    assert not changed, changed
+
+
+LEFT_BEHIND = {
+    "rebinds np.sin": SOLUTION + "\nnp.sin = lambda x: np.zeros_like(x)\n",
+    "rebinds builtins.max": SOLUTION + "\nimport builtins\nbuiltins.max = lambda *args, **kwargs: 0\n",
+    "silences warnings": "import warnings\nwarnings.simplefilter('ignore')\n" + SOLUTION,
+}
+
+
+@pytest.mark.xfail(strict=True, reason="every run on a page shares one interpreter, until each gets a fresh one")
+@pytest.mark.parametrize("left", LEFT_BEHIND)
+def test_nothing_a_run_leaves_changes_the_next_verdict(open_exercise, tmp_path, left):
+    honest = HONEST_SUBMISSIONS["warnings.warn"]  # the reference, printing warnings
+    page = open_exercise()
+    grade_in_page(page, LEFT_BEHIND[left])
+    assert verdict(grade_in_page(page, honest)) == verdict(grade_with_cli(honest, tmp_path, "warnings"))
