@@ -80,7 +80,7 @@ def load_tests(spec):
     module = types.ModuleType(TESTS_MODULE)
     module.__file__ = spec.tests_filename
     try:
-        code = compile(spec.tests_source, spec.tests_filename, "exec")
+        code = compile_tests(spec)
         sys.modules[TESTS_MODULE] = module
         exec(code, module.__dict__)
     except Exception as exc:
@@ -105,6 +105,18 @@ def load_tests(spec):
     if not tests:
         raise TestsError(f"{spec.tests_filename}: defines no test_* functions")
     return tests
+
+
+_compiled_tests = {}
+
+
+def compile_tests(spec):
+    """The hidden tests' code object, compiled once per process (compiling runs none of their code)."""
+    key = (spec.tests_filename, spec.tests_source)
+    if key not in _compiled_tests:
+        _compiled_tests.clear()  # one exercise at a time: keep only the latest
+        _compiled_tests[key] = compile(spec.tests_source, spec.tests_filename, "exec")
+    return _compiled_tests[key]
 
 
 def grade(spec, source, emit=None):
