@@ -242,7 +242,7 @@ PROBE_TESTS = '''
 
 def probe(sandbox, port):
     source = f'''
-        import ctypes, os, signal, socket
+        import ctypes, os, signal, socket, tempfile
 
         def attempt(action):
             try:
@@ -252,8 +252,9 @@ def probe(sandbox, port):
                 return False
 
         def probe():
-            tmp = sorted(os.listdir("/tmp"))
-            open("/tmp/left-behind", "a").close()
+            scratch = tempfile.gettempdir()
+            tmp = sorted(os.listdir(scratch))
+            open(os.path.join(scratch, "left-behind"), "a").close()
             return {{
                 "pid": os.getpid(),
                 "proc": os.listdir("/proc"),
@@ -262,6 +263,7 @@ def probe(sandbox, port):
                 "grader_visible": os.path.exists({str(PACKAGE_ROOT / "grader" / "core" / "checks.py")!r}),
                 "root_entries": sorted(os.listdir("/")),
                 "tmp": tmp,
+                "scratch": scratch,
                 "cwd": os.getcwd(),
                 "write_usr": attempt(lambda: open("/usr/evil", "w")),
                 "network": attempt(lambda: socket.create_connection(("127.0.0.1", {port}), timeout=1)),
@@ -286,7 +288,7 @@ def test_the_learners_process_is_confined(sandbox):
     assert seen["pid"] == 1 and seen["proc"] == []           # alone in its PID namespace, /proc hidden
     assert not seen["project_visible"] and not seen["tests_visible"]
     assert seen["grader_visible"]                             # the grader package is open source and read-only
-    assert seen["cwd"] == "/tmp" and seen["tmp"] == []        # a private, empty /tmp
+    assert seen["cwd"] == seen["scratch"] and seen["tmp"] == []   # a private, empty scratch folder (TMPDIR)
     assert again["tmp"] == []                                 # nothing left by the previous learner
     assert not seen["write_usr"] and not seen["network"] and not seen["setuid0"] and not seen["new_userns"]
 

@@ -82,10 +82,11 @@ class Sandbox:
                 theirs.close()
                 return f"cannot make a user namespace ({exc.strerror})"
             passed.append(userns)
+        scratch = _scratch_folder() if mode == "bwrap" else "/tmp"
         command = [_python(), "-E", "-c", _BOOT.format(root=str(PACKAGE_ROOT)), str(theirs.fileno()), mode,
-                   "own-uids" if own_uids else "shared-uid"]
+                   "own-uids" if own_uids else "shared-uid", scratch]
         if mode == "bwrap":
-            command = ["bwrap", *self._bwrap_options(userns if own_uids else None), "--", *command]
+            command = ["bwrap", *self._bwrap_options(userns if own_uids else None, scratch), "--", *command]
         try:
             process = subprocess.Popen(command, pass_fds=passed, env=_environment(),
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -113,8 +114,11 @@ class Sandbox:
         self.mode, self.control, self._process = mode, ours, process
         return None
 
-    def _bwrap_options(self, userns):
-        """bubblewrap's options; `userns` is a prepared user namespace (root only), or None."""
+    def _bwrap_options(self, userns, scratch):
+        """bubblewrap's options; `userns` is a prepared user namespace (root only), or None.
+
+        `scratch` is the folder where each learner gets a private tmpfs (see _scratch_folder).
+        """
         if userns is not None:
             # The zygote is root in the namespace; each learner gets a uid of its own (see zygote.py).
             user = ["--userns", str(userns), "--uid", "0", "--gid", "0"]
@@ -141,6 +145,8 @@ class Sandbox:
             path = path.resolve()
             if any(path == Path(b) or Path(b) in path.parents for b in bound):
                 options += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
+        if scratch != "/tmp":
+            options += ["--remount-ro", "/tmp", "--dir", scratch]
         return options
 
     def restart(self):
@@ -209,6 +215,16 @@ def _learner_user_namespace():
         os.close(parent_writes)
         os.close(parent_reads)
         os.waitpid(pid, 0)
+
+
+def _scratch_folder():
+    """Where learners get their private scratch space: /tmp, unless something they need lives in /tmp.
+
+    A learner's private tmpfs covers its scratch folder, so it would hide a Python installation or a
+    checkout of this project under /tmp; then /tmp stays read-only and learners get /scratch instead
+    (TMPDIR points there).
+    """
+    return "/scratch" if any(p == "/tmp" or p.startswith("/tmp/") for p in _python_paths()) else "/tmp"
 
 
 def _python():

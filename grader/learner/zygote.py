@@ -9,7 +9,8 @@ object of limits plus three file descriptors: the learner's channel to the
 checker, the write end of its output pipe, and a status socket.  For each
 request the zygote forks a watcher, which (under bubblewrap) moves into new
 PID, mount, network, IPC and UTS namespaces and forks the learner as PID 1 of
-its own namespace.  The learner mounts a private /tmp and /dev/shm, hides
+its own namespace.  The learner mounts a private /tmp (or /scratch, see
+sandbox.py) and /dev/shm, hides
 /proc, drops every capability (run as root, it also takes an unprivileged uid
 of its own, see grader/checker/sandbox.py), starts a session of its own (so
 the scheduler gives each learner, not each of its processes, a fair share),
@@ -56,6 +57,7 @@ _libc = ctypes.CDLL(None, use_errno=True)
 def main():
     control = socket.socket(fileno=int(sys.argv[1]))
     sandboxed = sys.argv[2] == "bwrap"
+    scratch = sys.argv[4]
     learner_uids = itertools.cycle(range(FIRST_LEARNER_UID, LAST_LEARNER_UID + 1)) if sys.argv[3] == "own-uids" \
         else itertools.repeat(None)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # watchers are reaped by the kernel
@@ -71,7 +73,7 @@ def main():
             return  # every parent and checker has closed its end
         try:
             if len(fds) == 3:
-                _spawn(json.loads(data), *fds, control, sandboxed, next(learner_uids))
+                _spawn(json.loads(data), *fds, control, sandboxed, next(learner_uids), scratch)
         except (ValueError, TypeError, OSError):
             pass  # a malformed request: its checker sees the learner's channel close
         finally:
@@ -79,7 +81,7 @@ def main():
                 os.close(fd)
 
 
-def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed, uid):
+def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed, uid, scratch):
     memory_bytes = int(limits["memory_mb"]) * 1024 * 1024
     cpu_seconds = int(limits["cpu_seconds"])
     file_bytes = int(limits["file_bytes"])
@@ -94,7 +96,7 @@ def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed, uid):
         learner = os.fork()
         if learner == 0:
             os.close(status_fd)
-            _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed, uid)
+            _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed, uid, scratch)
         os.close(channel_fd)
         os.close(output_fd)
         _watch(learner, status_fd, sandboxed)
@@ -134,17 +136,17 @@ def _kill(learner, sandboxed):
         pass
 
 
-def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed, uid):
+def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed, uid, scratch):
     try:
         address_space = _address_space()
         if sandboxed:
             _mount("none", "/", None, MS_REC | MS_PRIVATE)
-            _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMPFS_SIZE},mode=1777")
+            _mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMPFS_SIZE},mode=1777")
             if os.path.isdir("/dev/shm"):
                 _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMPFS_SIZE},mode=1777")
             _mount("tmpfs", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=555")
             _drop_capabilities(uid)
-            os.chdir("/tmp")
+            os.chdir(scratch)
             os.setsid()  # a session, so a scheduling group, of its own: its processes share one fair slice
         else:
             os.setsid()
@@ -154,7 +156,7 @@ def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes
                 os.setgid(NOBODY)
                 os.setuid(NOBODY)
             os.chdir("/")
-        os.environ.update(HOME="/tmp", TMPDIR="/tmp")
+        os.environ.update(HOME=scratch, TMPDIR=scratch)
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
         os.dup2(output_fd, 1)
