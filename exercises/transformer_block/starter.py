@@ -1,0 +1,29 @@
+import numpy as np
+
+# This file must be self-contained. Paste (or rewrite) here your functions from
+# the earlier steps, with everything they call:
+#   layer_norm(x, gamma, beta, eps=1e-5)                   step 6
+#   multi_head_attention(x, W_q, W_k, W_v, W_o, n_heads)   step 9 (with softmax, step 5,
+#                                                          and causal_attention, step 8)
+#   mlp(x, W1, b1, W2, b2)                                 step 11 (with gelu, step 10)
+
+
+def transformer_block(x, p, n_heads):
+    """One pre-LayerNorm GPT block.
+
+    Args:
+        x: float array of shape (T, C), one row per token.
+        p: dict of the block's parameters (float arrays):
+            "ln1_g", "ln1_b": (C,)  layer norm before attention
+            "W_q", "W_k", "W_v", "W_o": (C, C)  attention projections
+            "ln2_g", "ln2_b": (C,)  layer norm before the MLP
+            "W1": (C, H), "b1": (H,), "W2": (H, C), "b2": (C,)  the MLP
+        n_heads: number of attention heads, a divisor of C.
+
+    Returns:
+        A float array of shape (T, C):
+            x = x + multi_head_attention(layer_norm(x, ln1_g, ln1_b), W_q, W_k, W_v, W_o, n_heads)
+            x = x + mlp(layer_norm(x, ln2_g, ln2_b), W1, b1, W2, b2)
+    """
+    # TODO: the attention sublayer with its residual, then the MLP sublayer with its residual.
+    raise NotImplementedError
