@@ -1,0 +1,8 @@
+# Normalises over axis 0 (down the columns, like batch norm) instead of over the last axis.
+import numpy as np
+
+
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(axis=0, keepdims=True)
+    var = x.var(axis=0, keepdims=True)
+    return gamma * (x - mean) / np.sqrt(var + eps) + beta
