@@ -1,0 +1,6 @@
+# Uses the sigmoid approximation x * sigmoid(1.702 x) instead of the tanh formula.
+import numpy as np
+
+
+def gelu(x):
+    return x / (1.0 + np.exp(-1.702 * x))

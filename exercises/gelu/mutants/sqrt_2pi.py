@@ -1,0 +1,6 @@
+# Uses sqrt(2 * pi) instead of sqrt(2 / pi) inside the tanh.
+import numpy as np
+
+
+def gelu(x):
+    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 * np.pi) * (x + 0.044715 * x ** 3)))
