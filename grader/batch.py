@@ -43,6 +43,7 @@ SHA256 = re.compile(r"[0-9a-f]{64}")
 SCORE = re.compile(r"[0-9]+/[0-9]+")
 OPEN_FLAGS = os.O_NONBLOCK | os.O_CLOEXEC  # O_NONBLOCK: a FIFO or device given as --out must not block
 CSV_NEUTRALISED = ("=", "+", "-", "@", "\t", "\r", "'")  # formula starts, and the quote itself (so it reads back)
+UNICODE_LINE_BREAKS = ("\x85", "\u2028", "\u2029")  # escaped in JSONL too; json.dumps escapes the ASCII ones
 
 
 class BatchError(Exception):
@@ -269,7 +270,11 @@ class ResultsFile:
             return self._csv_line([record["submission"], str(record["passed"]).lower(), record["score"],
                                    record["error"] or ""] + [statuses.get(name, "") for name in self.test_names]
                                   + [record[key] for key in CSV_LAST_COLUMNS])
-        return json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n"
+        line = json.dumps(record, ensure_ascii=False, allow_nan=False)
+        # JSON lets these stand unescaped, but readers that split on every Unicode line break would cut the record.
+        for separator in UNICODE_LINE_BREAKS:
+            line = line.replace(separator, f"\\u{ord(separator):04x}")
+        return line + "\n"
 
     @staticmethod
     def _csv_line(cells):

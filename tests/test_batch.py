@@ -29,7 +29,7 @@ def batch(*args, **kwargs):
 
 
 def read_jsonl(path):
-    return [json.loads(line) for line in Path(path).read_text().splitlines()]
+    return [json.loads(line) for line in Path(path).read_text().split("\n")[:-1]]
 
 
 def graded_now(process):
@@ -426,3 +426,16 @@ def test_an_interrupted_rewrite_leaves_the_results_whole_and_no_temporary_file(t
         assert again.reusable("a.py", "1" * 64) is not None and again.reusable("a.py", "0" * 64) is None
     assert [r["passed"] for r in read_jsonl(out)] == [True]
     assert leftovers(tmp_path, "results.jsonl") == []
+
+
+def test_unicode_line_breaks_in_output_do_not_split_a_jsonl_record(tmp_path):
+    folder = tmp_path / "breaks"
+    folder.mkdir()
+    (folder / "chatty.py").write_text(
+        "import numpy as np\n\n\ndef sinusoidal_pe(T, C):\n"
+        "    print('a\\u2028b\\u2029c\\x85d')\n    return np.zeros((T, C))\n")
+    out = tmp_path / "results.jsonl"
+    assert batch("sinusoidal_pe", str(folder), "--out", str(out), "--timeout", "3").returncode == 0
+    lines = out.read_text().splitlines()  # what a reader that splits on every Unicode line break sees
+    assert len(lines) == 1
+    assert "a\u2028b\u2029c\x85d" in json.loads(lines[0])["stdout"]
