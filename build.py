@@ -12,7 +12,7 @@ import sys
 import threading
 from pathlib import Path
 
-from sitebuild import BuildError
+from sitebuild import BuildError, shown_path
 from sitebuild.pipeline import BuildOptions, build_site
 from sitebuild.live import BuildState, watch
 from sitebuild.serve import serve
@@ -36,8 +36,9 @@ def main(argv=None):
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
-    print(f"Built {report.exercises} exercise{'s' if report.exercises != 1 else ''} into {options.out_dir} "
-          f"in {report.seconds:.2f} s ({report.summary()})")
+    plural = "s" if report.exercises != 1 else ""
+    print(f"Built {report.exercises} exercise{plural} into {shown_path(options.out_dir)} in {report.seconds:.2f} s "
+          f"({report.summary()})")
     if report.cache_warning:
         print(f"warning: the build cache could not be written ({report.cache_warning}); "
               "the next build will redo the work", file=sys.stderr)

@@ -9,11 +9,9 @@ the next good build clears it.
 
 import threading
 import traceback
-from pathlib import Path
-
 import watchfiles
 
-from sitebuild import BuildError
+from sitebuild import BuildError, shown_path
 from sitebuild.pipeline import build_site
 
 # Writes closer together than STEP_MS are one change (an editor saving in steps), grouped for at most DEBOUNCE_MS.
@@ -63,7 +61,7 @@ def rebuild(options, state, changed, log=print):
     except BuildError as exc:
         message = str(exc)
     except Exception as exc:  # a bug in the build: the preview must survive it and say where it happened
-        message = f"{describe(exc)}, after a change to {', '.join(_shown(path) for path in changed)}"
+        message = f"{describe(exc)}, after a change to {', '.join(shown_path(path) for path in changed)}"
     else:
         state.succeeded()
         log(f"Rebuilt {report.exercises} exercise{'s' if report.exercises != 1 else ''} in {report.seconds:.2f} s "
@@ -76,14 +74,5 @@ def rebuild(options, state, changed, log=print):
 def describe(exc):
     """'unexpected RuntimeError: message (at path/file.py:12)', the innermost frame's place."""
     frames = traceback.extract_tb(exc.__traceback__)
-    where = f" (at {_shown(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
+    where = f" (at {shown_path(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
     return f"unexpected {type(exc).__name__}: {exc}{where}"
-
-
-def _shown(path):
-    """A path relative to the current folder when it is under it."""
-    path = Path(path)
-    try:
-        return path.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return str(path)

@@ -45,7 +45,8 @@ def test_validation_is_reused_until_something_it_depends_on_changes(project, tmp
     statement = exercise / "statement.md"
     statement.write_text(statement.read_text() + "\nA sentence added after the first build.\n")
     assert summary(build()) == "validated: none; from cache: 1 exercise"
-    assert "A sentence added after the first build." in (tmp_path / "site/exercises" / EXERCISE / "index.html").read_text()
+    page = tmp_path / "site" / "exercises" / EXERCISE / "index.html"
+    assert "A sentence added after the first build." in page.read_text()
 
     solution = exercise / "solution.py"
     solution.write_text(solution.read_text() + "\n# a comment changes the reference's source\n")
@@ -56,8 +57,8 @@ def test_validation_is_reused_until_something_it_depends_on_changes(project, tmp
 def test_a_failed_validation_is_not_cached(project):
     exercise, cache, build = project
     solution = exercise / "solution.py"
-    good = solution.read_text()
-    solution.write_text(good.replace(f"def {EXERCISE}", "def _unused", 1) + f"\n\ndef {EXERCISE}(*args):\n    return 0\n")
+    wrong = f"\n\ndef {EXERCISE}(*args):\n    return 0\n"  # the last definition wins: the reference now fails
+    solution.write_text(solution.read_text() + wrong)
     result = build()
     assert result.returncode == 2 and "solution.py" in result.stderr, result.stderr
     assert not list((cache / "validation").glob("*.json"))
