@@ -48,7 +48,7 @@ def main(argv=None):
         # Rebuilds read the cache even after --no-cache: the first build has just refreshed it.
         rebuild_options = dataclasses.replace(options, use_cache=True)
         threading.Thread(target=watch, args=(rebuild_options, folders, state), daemon=True).start()
-        print(f"Watching {', '.join(str(f) for f in folders)}: pages rebuild and reload on change.")
+        print(f"Watching {', '.join(shown_path(f) for f in folders)}: pages rebuild and reload on change.")
         try:
             serve(options.out_dir, args.host or "127.0.0.1", 8000 if args.port is None else args.port, state)
         except OSError as exc:
