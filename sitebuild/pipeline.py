@@ -45,7 +45,8 @@ class BuildReport:
 
     def summary(self):
         validated = ", ".join(self.validated) or "none"
-        return f"validated: {validated}; from cache: {len(self.from_cache)} exercise{_s(self.from_cache)}"
+        cached = len(self.from_cache)
+        return f"validated: {validated}; from cache: {cached} exercise{'' if cached == 1 else 's'}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,10 +85,6 @@ def build_site(options):
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
     return BuildReport(len(pages), time.perf_counter() - started, validator.validated, validator.from_cache,
                        cache_warning)
-
-
-def _s(items):
-    return "" if len(items) == 1 else "s"
 
 
 def _load_exercises(exercises_dir):
