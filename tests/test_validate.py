@@ -154,6 +154,44 @@ def test_same_name(softmax_rows):
         in problems[1]
 
 
+def test_test_function_defined_twice(folder):
+    # The second test_matches_formula replaces the first, which would silently never run.
+    append_test(folder, '''\
+def test_matches_formula(softmax_rows):
+    """Rows sum to 1"""
+''')
+    assert "softmax_rows/tests.py:53: test_matches_formula is defined twice (lines 43 and 53); the first " \
+           "definition is silently replaced" in single_problem(folder)
+
+
+def test_hidden_tests_import_only_what_the_browser_has(folder):
+    # Both load here, beside the grader; neither exists in the browser.
+    edit(folder / "tests.py", "import math\n", "import math\nimport grader.exercise\nfrom grader.checker import remote\n")
+    problems = validate_exercise(folder).problems
+    assert len(problems) == 2, problems
+    assert "softmax_rows/tests.py:9: imports grader.exercise: hidden tests may import only numpy, the standard " \
+           "library and grader.core" in problems[0]
+    assert "softmax_rows/tests.py:10: imports grader.checker:" in problems[1]
+
+
+def test_mutant_without_its_header_comment(folder):
+    mutant = folder / "mutants" / "columns_not_rows.py"
+    mutant.write_text(mutant.read_text().split("\n", 1)[1])
+    assert "softmax_rows/mutants/columns_not_rows.py:1: a mutant starts with a comment saying what mistake it " \
+           "models" in single_problem(folder)
+
+
+def test_build_reports_a_file_too_deep_to_read(folder, tmp_path):
+    with open(folder / "exercise.toml", "a") as toml:
+        toml.write("deep = " + "[" * 3000 + "]" * 3000 + "\n")
+    build = subprocess.run([sys.executable, "build.py", "--exercises", str(folder.parent), "--out",
+                            str(tmp_path / "_site"), "--pyodide-url", "https://cdn.example/pyodide/"],
+                           capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert build.returncode == 2
+    assert build.stderr.startswith("error: ") and build.stderr.count("\n") == 1, build.stderr
+    assert "softmax_rows/exercise.toml:22: arrays or tables nested too deeply to read" in build.stderr
+
+
 def test_starter_that_passes(folder):
     (folder / "starter.py").write_text((folder / "solution.py").read_text())
     assert "softmax_rows/starter.py: the starter passes every hidden test" in single_problem(folder)
