@@ -57,7 +57,7 @@ class array:
         simplest = self._simplest(sizes)
         candidates = [np.full_like(value, simplest)]
         if self.dtype.kind == "f":
-            candidates += [self._clip(np.round(value), sizes), self._clip(np.round(value, 1), sizes)]
+            candidates += [self.clip(np.round(value), sizes), self.clip(np.round(value, 1), sizes)]
         for index in np.ndindex(value.shape):
             if value[index] != simplest:
                 one = value.copy()
@@ -72,7 +72,7 @@ class array:
             return 0
         return low if low > 0 else (high - 1 if self.dtype.kind in "iu" else high)
 
-    def _clip(self, value, sizes):
+    def clip(self, value, sizes):
         low, high = _bound(self.low, sizes), _bound(self.high, sizes)
         return np.clip(value, low, high).astype(self.dtype)
 
@@ -157,7 +157,7 @@ class _Search:
         improved = True
         while improved:
             improved = False
-            for candidate_sizes, candidate in self._smaller_sizes(case, sizes):
+            for candidate_sizes, candidate in self._smaller_sizes(case, inputs, sizes):
                 if calls >= MAX_SHRINK_CALLS or time.perf_counter() >= deadline:
                     return sizes, inputs, outcome
                 calls += 1
@@ -167,12 +167,15 @@ class _Search:
                     break
         return self.shrink_values(sizes, inputs, outcome, calls, deadline)
 
-    def _smaller_sizes(self, case, sizes):
-        """Cases with one dimension smaller, smallest first (drawn lazily)."""
+    def _smaller_sizes(self, case, inputs, sizes):
+        """(sizes, inputs) with one dimension smaller, smallest first: the current values cut down to
+        the new sizes (which keeps what made them fail), then freshly drawn ones (drawn lazily)."""
         for name, (low, _) in self.dims.items():
             for size in sorted({low, (low + sizes[name]) // 2, sizes[name] - 1}):
                 if low <= size < sizes[name]:
                     smaller = dict(sizes, **{name: size})
+                    yield smaller, {arg: _cut(spec, inputs[arg], smaller, case, self.seed)
+                                    for arg, spec in self.space.items()}
                     yield self.draw(case, smaller)
 
     def shrink_values(self, sizes, inputs, outcome, calls, deadline):
@@ -208,6 +211,18 @@ class _Search:
 def _close(result, expected, what):
     tolerance = tolerance_for(result)
     expect_close(as_array(result, what=what), expected, atol=tolerance, rtol=max(tolerance, 1e-7), what=what)
+
+
+def _cut(spec, value, sizes, case, seed):
+    """`value` fitted to smaller `sizes`: an array keeps its leading entries (and its values within
+    bounds that may have shrunk too); an array with a product dimension and a dim() are drawn again."""
+    if isinstance(spec, dim) or (isinstance(spec, array) and any("*" in str(e) for e in spec.shape)):
+        return _draw(spec, sizes, np.random.default_rng([seed, case]))
+    if not isinstance(spec, array):
+        return value
+    cut = value[tuple(slice(0, _size(entry, sizes)) for entry in spec.shape)]
+    high = _bound(spec.high, sizes)
+    return spec.clip(cut, sizes) if spec.dtype.kind == "f" else np.clip(cut, _bound(spec.low, sizes), high - 1)
 
 
 def _draw(spec, sizes, rng):
