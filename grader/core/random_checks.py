@@ -73,8 +73,9 @@ class array:
         return low if low > 0 else (high - 1 if self.dtype.kind in "iu" else high)
 
     def clip(self, value, sizes):
+        """`value` moved inside [low, high) (bounds naming a dimension may have shrunk)."""
         low, high = _bound(self.low, sizes), _bound(self.high, sizes)
-        return np.clip(value, low, high).astype(self.dtype)
+        return np.clip(value, low, high - 1 if self.dtype.kind in "iu" else high).astype(self.dtype)
 
 
 class dim:
@@ -220,9 +221,7 @@ def _cut(spec, value, sizes, case, seed):
         return _draw(spec, sizes, np.random.default_rng([seed, case]))
     if not isinstance(spec, array):
         return value
-    cut = value[tuple(slice(0, _size(entry, sizes)) for entry in spec.shape)]
-    high = _bound(spec.high, sizes)
-    return spec.clip(cut, sizes) if spec.dtype.kind == "f" else np.clip(cut, _bound(spec.low, sizes), high - 1)
+    return spec.clip(value[tuple(slice(0, _size(entry, sizes)) for entry in spec.shape)], sizes)
 
 
 def _draw(spec, sizes, rng):
