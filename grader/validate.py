@@ -44,7 +44,7 @@ NODE_RUNNER = PROJECT_ROOT / "sitebuild" / "pyodide_node.mjs"
 NODE_STARTUP_SECONDS = 120
 OK, FAIL = "✓", "✗"
 FORMAT_CHECK = "format: files, metadata and Python syntax"
-MUTANT_HEADER = re.compile(r"#[ \t]*\w")  # the first line: a comment with some words in it
+MUTANT_HEADER = re.compile(r"#[ \t]*\S")  # the first line: a comment with some text in it
 
 
 @dataclasses.dataclass
