@@ -60,7 +60,8 @@ def test_reference_that_fails_a_test(folder):
 
 
 def test_surviving_mutant(folder):
-    (folder / "mutants" / "same_as_reference.py").write_text((folder / "solution.py").read_text())
+    (folder / "mutants" / "same_as_reference.py").write_text("# The reference itself.\n"
+                                                              + (folder / "solution.py").read_text())
     result = validate_exercise(folder)
     assert len(result.problems) == 1
     assert "mutants/same_as_reference.py: mutant survived: every hidden test passes on it" in result.problems[0]
@@ -68,13 +69,14 @@ def test_surviving_mutant(folder):
 
 
 def test_mutant_that_does_not_load(folder):
-    (folder / "mutants" / "typo.py").write_text("import numpy as np\n\ndef softmax_row(x):\n    return x\n")
+    (folder / "mutants" / "typo.py").write_text("# Misnames the function.\nimport numpy as np\n\n"
+                                                "def softmax_row(x):\n    return x\n")
     assert "mutants/typo.py: the mutant does not load" in single_problem(folder)
 
 
 def test_looping_mutant_is_caught_by_the_time_limit(folder):
     edit(folder / "exercise.toml", "time_limit = 10", "time_limit = 1")
-    (folder / "mutants" / "loops.py").write_text("def softmax_rows(x):\n    while True:\n        pass\n")
+    (folder / "mutants" / "loops.py").write_text("# Never returns.\ndef softmax_rows(x):\n    while True:\n        pass\n")
     result = validate_exercise(folder)
     assert result.ok, result.problems
     assert "loops.py: caught by 'Each row is the softmax of that row' (timeout)" in "\n".join(result.lines)
@@ -215,7 +217,8 @@ def test_cli_exit_codes(folder):
 
 
 def test_build_refuses_an_exercise_that_does_not_validate(folder, tmp_path):
-    (folder / "mutants" / "same_as_reference.py").write_text((folder / "solution.py").read_text())
+    (folder / "mutants" / "same_as_reference.py").write_text("# The reference itself.\n"
+                                                              + (folder / "solution.py").read_text())
     build = subprocess.run([sys.executable, "build.py", "--exercises", str(folder.parent), "--out",
                             str(tmp_path / "_site"), "--pyodide-url", "https://cdn.example/pyodide/"],
                            capture_output=True, text=True, cwd=ROOT, timeout=600)
