@@ -13,11 +13,14 @@ where there is one) and what is wrong.
 """
 
 import dataclasses
+import io
 import re
+import tokenize
 import tomllib
 from pathlib import Path
 
 from grader.core.engine import GradingSpec
+from grader.submission import SubmissionError, read_bytes
 
 EXERCISES_DIR = Path(__file__).resolve().parent.parent / "exercises"
 DIFFICULTIES = ("Easy", "Medium", "Hard")
@@ -38,6 +41,7 @@ METADATA = {
     "hints": (list, False, []),
 }
 REQUIRED_FILES = ("exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py")
+MAX_FILE_BYTES = 1_000_000  # per file: far above any real exercise, small enough to load and compile at once
 
 
 class ExerciseError(Exception):
@@ -119,11 +123,13 @@ def load_all(root=EXERCISES_DIR):
 
 def _read_text(path):
     try:
-        return path.read_text(encoding="utf-8")
+        data = read_bytes(path, MAX_FILE_BYTES, too_large_note="an exercise file is at most 1 MB")
+    except SubmissionError as exc:
+        raise ExerciseError(path, exc.reason) from None
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ExerciseError(path, f"not valid UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise ExerciseError(path, f"cannot be read: {exc.strerror}") from None
 
 
 def _check_compiles(path, source):
@@ -133,6 +139,9 @@ def _check_compiles(path, source):
         raise ExerciseError(path, f"{type(exc).__name__}: {exc.msg}", exc.lineno) from None
     except ValueError as exc:
         raise ExerciseError(path, f"cannot be compiled: {exc}") from None
+    except (RecursionError, MemoryError):
+        raise ExerciseError(path, "cannot be compiled: a statement is too long or nested too deeply for "
+                                  "the compiler; split it into smaller ones", _largest_statement_line(source)) from None
 
 
 def _read_metadata(folder):
@@ -143,6 +152,8 @@ def _read_metadata(folder):
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
         raise ExerciseError(path, f"invalid TOML: {exc}", int(line.group(1)) if line else None) from None
+    except RecursionError:
+        raise ExerciseError(path, "arrays or tables nested too deeply to read", _deepest_bracket_line(text)) from None
 
     def error(key, message):
         return ExerciseError(path, message, _line_of(text, key))
@@ -190,6 +201,41 @@ def _check_values(meta, folder, error):
         for item in meta[key]:
             if not isinstance(item, str) or not item.strip():
                 raise error(key, f"every item of {key} should be a non-empty string, not {item!r}")
+
+
+def _deepest_bracket_line(text):
+    """The line where brackets nest deepest: where a TOML parser runs out of recursion."""
+    depth = deepest = 0
+    line = deepest_line = 1
+    for char in text:
+        if char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, deepest_line = depth, line
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+        elif char == "\n":
+            line += 1
+    return deepest_line if deepest else None
+
+
+_LAYOUT_TOKENS = {tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+
+
+def _largest_statement_line(source):
+    """The first line of the statement with the most tokens: where the compiler runs out of recursion or memory."""
+    counts = {}
+    start = None
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.NEWLINE:
+                start = None
+            elif token.type not in _LAYOUT_TOKENS:
+                start = start or token.start[0]
+                counts[start] = counts.get(start, 0) + 1
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return max(counts, key=counts.get) if counts else None
 
 
 def _line_of(text, key):
