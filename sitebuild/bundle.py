@@ -22,7 +22,7 @@ def bundle(project_root, assets_dir):
         if not path.is_file():
             raise BuildError(f"{path.relative_to(project_root).as_posix()} is missing: it is {ENTRIES[name]}, "
                              "which the site cannot be built without")
-    esbuild = _ensure_node_modules(project_root) / ".bin" / "esbuild"
+    esbuild = ensure_node_modules(project_root) / ".bin" / "esbuild"
     _run_esbuild(esbuild, [sources[name] for name in ESM_ENTRIES], "esm", assets_dir, project_root)
     _run_esbuild(esbuild, [sources["worker"]], WORKER_FORMAT, assets_dir, project_root)
 
@@ -37,7 +37,7 @@ def _run_esbuild(esbuild, entry_points, format_, assets_dir, project_root):
         print(result.stderr.strip(), file=sys.stderr)
 
 
-def _ensure_node_modules(project_root):
+def ensure_node_modules(project_root):
     node_modules = project_root / "node_modules"
     # npm writes this file on every install; older than package-lock.json means stale.
     installed = node_modules / ".package-lock.json"

@@ -11,10 +11,11 @@ from pathlib import Path
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import ExerciseError, load_all
 from grader.validate import validate_exercise
+from markup.katex import MathUnavailable
+from markup.markdown import MarkdownError, prerender, render_markdown
 from sitebuild import BuildError
-from sitebuild.bundle import bundle
+from sitebuild.bundle import bundle, ensure_node_modules
 from sitebuild.data import grader_core_files, grading_data
-from sitebuild.markdown import MarkdownError, render_markdown
 from sitebuild.output import staged_output
 from sitebuild.pyodide_dist import DistError, copy_dist, ensure_dist
 from sitebuild.render import Renderer
@@ -50,7 +51,10 @@ def build_site(options, validated=None):
     started = time.perf_counter()
     validated = set() if validated is None else validated
     try:
-        pages = [_prepare(exercise, validated) for exercise in _load_exercises(options.exercises_dir)]
+        exercises = _load_exercises(options.exercises_dir)
+        ensure_node_modules(options.project_root)  # KaTeX renders the math
+        prerender([text for exercise in exercises for text in (exercise.statement, *exercise.hints)])
+        pages = [_prepare(exercise, validated) for exercise in exercises]
         _check_steps(pages)
         tracks = _tracks(pages)
         renderer = Renderer(options.project_root / "site" / "templates", live_reload=options.live_reload)
@@ -64,7 +68,7 @@ def build_site(options, validated=None):
             if options.pyodide_url is None:
                 dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
                 copy_dist(dist, out / "pyodide")
-    except (ExerciseError, DistError) as exc:
+    except (ExerciseError, DistError, MathUnavailable) as exc:
         raise BuildError(str(exc)) from None
     return len(pages), time.perf_counter() - started
 
