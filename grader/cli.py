@@ -224,7 +224,7 @@ def run_new(args):
 
 
 def run_validate(args):
-    # Imported here: validation renders Markdown with the site's packages, which `check` does not need.
+    # Imported here: validation renders Markdown and math (markup, KaTeX), which `check` does not need.
     from grader.validate import PyodideError, pyodide_dist, validate_exercise
     from markup.katex import MathUnavailable
     folders = [find_exercise(name, args.root) for name in args.exercises] or exercise_folders(args.root)
