@@ -1,4 +1,4 @@
-"""Statement Markdown to HTML: CommonMark + tables, $...$ / $$...$$ math as MathML.
+"""Statement Markdown to HTML: CommonMark + tables, $...$ / $$...$$ math as MathML (markup.katex).
 
 Math is recognised by the dollarmath plugin before any other inline rule sees
 it, so `_`, `*` and `\\` inside formulas stay LaTeX; `$` inside code spans and
@@ -12,7 +12,6 @@ from markdown_it.common.utils import escapeHtml
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from markup.katex import Formula, render_formulas
-
 
 MAX_REMEMBERED = 1000  # rendered texts kept; a long `build.py serve` session starts afresh past it
 
