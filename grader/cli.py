@@ -224,8 +224,9 @@ def run_new(args):
 
 
 def run_validate(args):
-    # Imported here: validation renders Markdown with the site's packages, which `check` does not need.
+    # Imported here: validation renders Markdown and math (markup, KaTeX), which `check` does not need.
     from grader.validate import PyodideError, pyodide_dist, validate_exercise
+    from markup.katex import MathUnavailable
     folders = [find_exercise(name, args.root) for name in args.exercises] or exercise_folders(args.root)
     if not folders:
         raise UsageError(f"{args.root}: no exercises (folders holding an exercise.toml)")
@@ -235,7 +236,10 @@ def run_validate(args):
         raise UsageError(str(exc)) from None
     valid = 0
     for folder in folders:
-        result = validate_exercise(folder, pyodide_dist=dist)
+        try:
+            result = validate_exercise(folder, pyodide_dist=dist)
+        except MathUnavailable as exc:
+            raise UsageError(str(exc)) from None
         print(_with_marks("\n".join(result.lines)) + "\n", flush=True)
         valid += result.ok
     print(f"{valid} of {len(folders)} exercise(s) valid")

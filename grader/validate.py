@@ -35,7 +35,7 @@ from pathlib import Path
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
-from sitebuild.markdown import MarkdownError, render_markdown
+from markup.markdown import MarkdownError, prerender, render_markdown
 from sitebuild.pyodide_dist import DistError, ensure_dist
 
 BUDGET_FRACTION = 0.25  # of time_limit: leaves room for a slower browser and a slower learner solution
@@ -129,6 +129,7 @@ def _problem(path, message, line=None):
 
 def _check_markdown(exercise, result):
     problems = []
+    prerender([exercise.statement, *exercise.hints])
     try:
         render_markdown(exercise.statement)
     except MarkdownError as exc:

@@ -35,7 +35,7 @@ def bundle(project_root, assets_dir, cache):
     key = digest(files_digest(project_root, ["site/js/**/*.js", "package-lock.json"]), Path(__file__).read_bytes())
     if cache.copy_folder(key, assets_dir):
         return
-    esbuild = _ensure_node_modules(project_root) / ".bin" / "esbuild"
+    esbuild = ensure_node_modules(project_root) / ".bin" / "esbuild"
     with tempfile.TemporaryDirectory() as scratch:
         # The two formats need two esbuild runs; they run side by side.
         runs = [_start_esbuild(esbuild, [sources[name] for name in ESM_ENTRIES], "esm", scratch, project_root),
@@ -64,7 +64,7 @@ def _finish_esbuild(process):
     return None
 
 
-def _ensure_node_modules(project_root):
+def ensure_node_modules(project_root):
     node_modules = project_root / "node_modules"
     # npm writes this file on every install; older than package-lock.json means stale.
     installed = node_modules / ".package-lock.json"

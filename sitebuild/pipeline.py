@@ -9,12 +9,12 @@ from pathlib import Path
 
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import ExerciseError, load_all
+from markup.katex import MathUnavailable
+from markup.markdown import MarkdownError, prerender, render_markdown
 from sitebuild import BuildError
-from sitebuild.bundle import bundle
+from sitebuild.bundle import bundle, ensure_node_modules
 from sitebuild.cache import DiskCache, cache_root
 from sitebuild.data import grader_core_files, grading_data
-from sitebuild.markdown import MarkdownError
-from sitebuild.markdown_cache import MarkdownCache
 from sitebuild.output import staged_output
 from sitebuild.pyodide_dist import DistError, copy_dist, ensure_dist
 from sitebuild.render import Renderer
@@ -62,11 +62,13 @@ def build_site(options):
     """Build into options.out_dir, replacing it only on success; return a BuildReport."""
     started = time.perf_counter()
     caches = {kind: DiskCache((options.cache_dir or cache_root()) / kind, read=options.use_cache)
-              for kind in ("validation", "markdown", "bundles")}
+              for kind in ("validation", "bundles")}
     validator = Validator(caches["validation"])
-    markdown = MarkdownCache(options.project_root, caches["markdown"])
     try:
-        pages = [_prepare(exercise, validator, markdown) for exercise in _load_exercises(options.exercises_dir)]
+        exercises = _load_exercises(options.exercises_dir)
+        ensure_node_modules(options.project_root)  # KaTeX renders the math
+        prerender([text for exercise in exercises for text in (exercise.statement, *exercise.hints)])
+        pages = [_prepare(exercise, validator) for exercise in exercises]
         _check_steps(pages)
         tracks = _tracks(pages)
         renderer = Renderer(options.project_root / "site" / "templates", live_reload=options.live_reload)
@@ -80,7 +82,7 @@ def build_site(options):
             if options.pyodide_url is None:
                 dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
                 copy_dist(dist, out / "pyodide")
-    except (ExerciseError, DistError) as exc:
+    except (ExerciseError, DistError, MathUnavailable) as exc:
         raise BuildError(str(exc)) from None
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
     return BuildReport(len(pages), time.perf_counter() - started, validator.validated, validator.from_cache,
@@ -94,7 +96,7 @@ def _load_exercises(exercises_dir):
     return exercises
 
 
-def _prepare(exercise, validator, markdown):
+def _prepare(exercise, validator):
     try:
         test_names = [test.name for test in load_tests(exercise.grading_spec())]
     except TestsError as exc:
@@ -102,11 +104,11 @@ def _prepare(exercise, validator, markdown):
     except SystemExit:  # not an Exception, so load_tests lets it through
         raise ExerciseError(exercise.path / "tests.py", "hidden tests call exit while being imported") from None
     try:
-        statement_html = markdown.render(exercise.statement)
+        statement_html = render_markdown(exercise.statement)
     except MarkdownError as exc:
         raise ExerciseError(exercise.path / "statement.md", exc.message, exc.line) from None
     try:
-        hints_html = [markdown.render(hint) for hint in exercise.hints]
+        hints_html = [render_markdown(hint) for hint in exercise.hints]
     except MarkdownError as exc:
         raise ExerciseError(exercise.path / "exercise.toml", f"in hints: {exc.message}") from None
     # Authoring checks (grader/validate.py): reference passes, mutants caught, tests deterministic and fast.

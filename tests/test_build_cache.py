@@ -70,8 +70,6 @@ def test_damaged_cache_entries_are_ignored_and_written_again(project, tmp_path):
     first_bundle = (tmp_path / "site/assets/page.js").read_bytes()
     [entry] = (cache / "validation").glob("*.json")
     entry.write_text("{not json")
-    for path in (cache / "markdown").glob("*.json"):
-        path.write_bytes(b"\x00\xff")
     [bundle] = (cache / "bundles").iterdir()
     (bundle / "page.js").write_text("tampered")
 

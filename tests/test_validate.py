@@ -131,13 +131,42 @@ def test_bad_metadata(folder, old, new, message):
 def test_statement_that_does_not_render(folder):
     edit(folder / "statement.md", r"\frac{e^{x_{ij}}}{\sum_{k} e^{x_{ik}}}", r"\frac{e^{x_{ij}}}")
     problem = single_problem(folder)
-    assert problem.endswith("softmax_rows/statement.md:9: LaTeX error in $$\\mathrm{softmax}(x)_{ij} = "
-                            "\\frac{e^{x_{ij}}}$$: a fraction (\\frac) needs a numerator and a denominator")
+    assert problem.endswith("softmax_rows/statement.md:10: cannot render formula `$$\\mathrm{softmax}(x)_{ij} = "
+                            "\\frac{e^{x_{ij}}}$$`: a command is missing an argument at the end of the formula")
 
 
 def test_hint_that_does_not_render(folder):
     edit(folder / "exercise.toml", r"$\max_j x_{ij}$", r"$\max_j x_{ij$")
-    assert "softmax_rows/exercise.toml: hint 2 does not render: LaTeX error" in single_problem(folder)
+    assert single_problem(folder).endswith("softmax_rows/exercise.toml: hint 2 does not render: cannot render formula "
+                                           "`$\\max_j x_{ij$`: unbalanced braces: a '{' is never closed "
+                                           "(at the end of the formula)")
+
+
+ALIGNED = r"""$$
+\begin{aligned}
+\mathrm{softmax}(x)_{ij} &= \frac{e^{x_{ij}}}{\sum_{k} e^{x_{ik}}} \\
+&= \frac{e^{x_{ij} - m_i}}{\sum_{k} e^{x_{ik} - m_i}}
+\end{aligned}
+$$"""
+
+
+def test_aligned_formula_validates(folder):
+    edit(folder / "statement.md", "$$\n\\mathrm{softmax}(x)_{ij} = \\frac{e^{x_{ij}}}{\\sum_{k} e^{x_{ik}}}\n$$",
+         ALIGNED)
+    result = validate_exercise(folder)
+    assert result.ok, result.problems
+
+
+def test_cli_names_an_unknown_command_with_its_file_and_line(folder):
+    edit(folder / "statement.md", "$$\n\\mathrm{softmax}(x)_{ij} = \\frac{e^{x_{ij}}}{\\sum_{k} e^{x_{ik}}}\n$$",
+         ALIGNED.replace("- m_i}}{", "- \\rowmax_i}}{"))
+    result = run_cli("validate", str(folder))
+    assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr
+    problems = [line.strip() for line in result.stdout.splitlines() if "cannot render" in line]
+    assert problems == [f"{folder}/statement.md:12: cannot render formula `$$\\begin{{aligned}} "
+                        "\\mathrm{softmax}(x)_{ij} &= \\frac{e^{x_{ij}}}{\\sum_{k} e^{x_{ik}}} \\\\ "
+                        "&= \\frac{e^{x_{ij} - \\rowmax_i}}{\\sum_{k} e^{x_{ik} - m_i}} \\end{aligned}$$`: "
+                        "unknown command \\rowmax"]
 
 
 def test_test_without_docstring_and_duplicate_names(folder):
