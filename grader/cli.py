@@ -9,6 +9,7 @@ import unicodedata
 from pathlib import Path
 
 from grader.batch import BatchError, Progress, run_batch, summarize
+from grader.browser_modules import BrowserModulesError, browser_modules
 from grader.checker.executors import ExecutorError, executor_address, make_executor
 from grader.checker.remote import DEFAULT_MEMORY_MB, Limits
 from grader.checker.sandbox import MODES, Sandbox, SandboxError
@@ -168,7 +169,20 @@ def _file_name(text):
 
 
 def limits_from(args, exercise):
-    return Limits(time_limit=args.timeout or exercise.time_limit, memory_mb=args.memory)
+    return Limits(time_limit=args.timeout or exercise.time_limit, memory_mb=args.memory,
+                  importable=importable_as_in_the_browser())
+
+
+def importable_as_in_the_browser():
+    """The modules the page's Pyodide has, which are all a submission may import; None (any) when the
+    Pyodide distribution cannot be read, with one warning line."""
+    try:
+        return browser_modules()
+    except BrowserModulesError as exc:
+        print(f"warning: grading without the browser's import rule: {exc}; a submission importing a module "
+              "that the page's Pyodide lacks (e.g. scipy) is not refused here as it is in the browser",
+              file=sys.stderr)
+        return None
 
 
 def read_submission(path):
