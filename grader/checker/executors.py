@@ -95,7 +95,7 @@ class DaskExecutor:
             self.client = Client(self.scheduler, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError) as exc:
             raise ExecutorError(f"{self.address}: cannot reach the Dask scheduler within {timeout} "
-                                f"({_first_line(exc)})") from None
+                                f"({_one_line(exc)})") from None
         try:
             self.client.wait_for_workers(1, timeout=timeout)
         except TimeoutError:
@@ -134,8 +134,9 @@ class DaskExecutor:
                 except ExecutorError:
                     raise
                 except Exception as exc:
-                    raise ExecutorError(f"{self.address}: a worker could not grade ({type(exc).__name__}: "
-                                        f"{_first_line(exc)})") from None
+                    raise ExecutorError(f"{self.address}: a submission could not be graded there "
+                                        f"({type(exc).__name__}: {_one_line(exc)}); the scheduler and the "
+                                        "workers need this project on their PYTHONPATH (see README.md)") from None
                 if mode == "none" != self.sandbox_mode and worker not in warned and self.warn is not None:
                     warned.add(worker)
                     self.warn(f"warning: Dask worker {worker} grades WITHOUT a sandbox (bubblewrap does not work "
@@ -176,6 +177,5 @@ def fingerprint():
             "Python": ".".join(platform.python_version_tuple()[:2])}
 
 
-def _first_line(exc):
-    text = str(exc).strip()
-    return text.splitlines()[0][:300] if text else type(exc).__name__
+def _one_line(exc):
+    return " ".join(str(exc).split())[:400] or type(exc).__name__
