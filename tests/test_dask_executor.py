@@ -145,5 +145,5 @@ def test_a_worker_running_another_grader_is_refused(cluster, tmp_path):
                     "--executor", dask_address(cluster), cwd=edited)
     assert process.returncode == 2
     [line] = [line for line in process.stderr.splitlines() if line.startswith("error:")]
-    assert " runs another grader (grader code " in line and "on the client); install the same version" in line
+    assert " runs another grader (grader code " in line and " here); install the same version" in line
     assert out.read_text() == ""  # nothing graded, nothing recorded

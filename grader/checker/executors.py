@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy
 
 from grader.checker.remote import Limits
-from grader.checker.sandbox import Sandbox
+from grader.checker.sandbox import Sandbox, SandboxError
 from grader.checker.supervisor import Grader, shared_sandbox
 from grader.core.engine import GradingSpec
 
@@ -135,8 +135,8 @@ class DaskExecutor:
                     raise
                 except Exception as exc:
                     raise ExecutorError(f"{self.address}: a submission could not be graded there "
-                                        f"({type(exc).__name__}: {_one_line(exc)}); the scheduler and the "
-                                        "workers need this project on their PYTHONPATH (see README.md)") from None
+                                        f"({type(exc).__name__}: {_one_line(exc)}); is this project on the "
+                                        "PYTHONPATH of the scheduler and the workers? (see README.md)") from None
                 if mode == "none" != self.sandbox_mode and worker not in warned and self.warn is not None:
                     warned.add(worker)
                     self.warn(f"warning: Dask worker {worker} grades WITHOUT a sandbox (bubblewrap does not work "
@@ -154,12 +154,15 @@ def grade_on_worker(spec, limits, test_names, sandbox_mode, client_fingerprint, 
     address = get_worker().address
     mine = fingerprint()
     if mine != client_fingerprint:
-        differences = ", ".join(f"{part} {mine[part]} here, {client_fingerprint[part]} on the client"
+        differences = ", ".join(f"{part} {mine[part]} there, {client_fingerprint[part]} here"
                                 for part in mine if mine[part] != client_fingerprint[part])
         raise ExecutorError(f"worker {address} runs another grader ({differences}); install the same version "
                             "of this project and its requirements on every worker")
     with _worker_grading:  # tasks of one worker process take turns on its sandbox
-        sandbox = shared_sandbox(sandbox_mode)
+        try:
+            sandbox = shared_sandbox(sandbox_mode)
+        except SandboxError as exc:
+            raise ExecutorError(f"worker {address}: {exc}") from None
         report = Grader(GradingSpec(**spec), Limits(**limits), sandbox, test_names).grade(source)
         return report, address, sandbox.mode
 
