@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 
-from grader.checker.supervisor import Grader
+from grader.checker.supervisor import load_test_names
 from grader.core.report import STATUSES
 from grader.submission import SubmissionError, decode_source, display, read_bytes
 
@@ -379,16 +379,18 @@ def _sync_folder(folder):
         os.close(fd)
 
 
-def run_batch(exercise, folder, out, limits, jobs, force, progress, start_sandbox, entry_file=None):
-    """Grade every learner in `folder` not already graded in `out` with these bytes and these hidden tests.
+def run_batch(exercise, folder, out, limits, executor, force, progress, entry_file=None):
+    """Grade every learner in `folder` not already graded in `out` with these bytes and these hidden tests,
+    with `executor` (see grader/checker/executors.py).
 
     Returns (the records of the folder's learners, the hidden tests' names, [(name, why not graded)]).
     """
     submissions, not_graded = find_submissions(folder, entry_file)
     tests_sha256 = hashlib.sha256(exercise.tests_source.encode()).hexdigest()
-    with ResultsFile(out) as results, contextlib.closing(start_sandbox()) as sandbox:
-        grader = Grader(exercise.grading_spec(), limits, sandbox)
-        results.load(exercise.id, tests_sha256, grader.test_names, force)
+    spec = exercise.grading_spec()
+    test_names = load_test_names(spec)
+    with ResultsFile(out) as results, executor:
+        results.load(exercise.id, tests_sha256, test_names, force)
         todo, gradable = [], []
         for submission in submissions:
             try:
@@ -413,14 +415,14 @@ def run_batch(exercise, folder, out, limits, jobs, force, progress, start_sandbo
                 yield (submission.name, submission_sha256), source
 
         try:
-            with contextlib.closing(grader.grade_all(sources(), jobs)) as graded:
+            with contextlib.closing(executor.grade(spec, limits, test_names, sources())) as graded:
                 for (name, submission_sha256), report in graded:
                     record = _record(name, submission_sha256, tests_sha256, report)
                     results.add(record)
                     progress.advance(record)
         finally:
             progress.finish()
-        return [results.records[s.name] for s in gradable], grader.test_names, sorted(not_graded)
+        return [results.records[s.name] for s in gradable], test_names, sorted(not_graded)
 
 
 def _record(name, submission_sha256, tests_sha256, report):

@@ -9,6 +9,8 @@ import unicodedata
 from pathlib import Path
 
 from grader.batch import BatchError, Progress, run_batch, summarize
+from grader.browser_modules import BrowserModulesError, browser_modules
+from grader.checker.executors import ExecutorError, executor_address, make_executor
 from grader.checker.remote import DEFAULT_MEMORY_MB, Limits
 from grader.checker.sandbox import MODES, Sandbox, SandboxError
 from grader.checker.supervisor import Grader
@@ -38,7 +40,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.command(args)
-    except (ExerciseError, TestsError, UsageError, BatchError, SandboxError) as exc:
+    except (ExerciseError, TestsError, UsageError, BatchError, SandboxError, ExecutorError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
@@ -69,7 +71,10 @@ def _parser():
     batch.add_argument("--out", type=Path, help="results file: JSON Lines, or CSV when it ends in .csv "
                                                  "(default: <exercise>-results.jsonl)")
     batch.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1,
-                       help="submissions graded at once (default: the number of cores)")
+                       help="submissions graded at once with --executor local (default: the number of cores)")
+    batch.add_argument("--executor", type=_executor, default="local", metavar="WHERE",
+                       help="where to grade: local (this machine, the default) or dask://HOST:PORT "
+                            "(the workers of a Dask scheduler; see README.md)")
     batch.add_argument("--force", action="store_true", help="grade everything again, replacing the results file")
     batch.add_argument("--entry-file", type=_file_name, metavar="FILE",
                        help="in a learner's folder, the file to grade when it holds several .py files "
@@ -150,6 +155,13 @@ def _positive_int(text):
     return value
 
 
+def _executor(text):
+    try:
+        return executor_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _file_name(text):
     if not text or "/" in text or text in (".", ".."):
         raise argparse.ArgumentTypeError(f"{text!r} should be a file name, without a folder")
@@ -157,7 +169,20 @@ def _file_name(text):
 
 
 def limits_from(args, exercise):
-    return Limits(time_limit=args.timeout or exercise.time_limit, memory_mb=args.memory)
+    return Limits(time_limit=args.timeout or exercise.time_limit, memory_mb=args.memory,
+                  importable=importable_as_in_the_browser())
+
+
+def importable_as_in_the_browser():
+    """The modules the page's Pyodide has, which are all a submission may import; None (any) when the
+    Pyodide distribution cannot be read, with one warning line."""
+    try:
+        return browser_modules()
+    except BrowserModulesError as exc:
+        print(f"warning: grading without the browser's import rule: {exc}; a submission importing a module "
+              "that the page's Pyodide lacks (e.g. scipy) is not refused here as it is in the browser",
+              file=sys.stderr)
+        return None
 
 
 def read_submission(path):
@@ -186,14 +211,10 @@ def run_check(args):
 def run_batch_command(args):
     exercise = load_exercise(args.exercise)
     out = args.out or Path(f"{exercise.id}-results.jsonl")
-
-    def start_sandbox():
-        return Sandbox(args.sandbox, hide=[exercise.path, args.folder, out],
-                       warn=lambda text: print(text, file=sys.stderr))
-
-    records, test_names, not_graded = run_batch(exercise, args.folder, out, limits_from(args, exercise),
-                                                args.jobs, args.force, Progress(), start_sandbox,
-                                                entry_file=args.entry_file)
+    executor = make_executor(args.executor, args.jobs, args.sandbox, hide=[exercise.path, args.folder, out],
+                             warn=lambda text: print(text, file=sys.stderr))
+    records, test_names, not_graded = run_batch(exercise, args.folder, out, limits_from(args, exercise), executor,
+                                                args.force, Progress(), entry_file=args.entry_file)
     print(summarize(records, test_names, not_graded))
     print(f"\nResults: {out}")
     return EXIT_PASSED

@@ -24,6 +24,7 @@ import time
 import zipfile
 from pathlib import Path
 
+from grader.browser_modules import SITE_PACKAGES
 from sitebuild.cache import cache_root
 
 PYODIDE_VERSION = "0.27.7"
@@ -44,7 +45,7 @@ class DistError(Exception):
     """The Pyodide distribution cannot be assembled or fails verification."""
 
 
-def ensure_dist(packages=("numpy",), *, project_root: Path, dist_dir: Path | None = None,
+def ensure_dist(packages=SITE_PACKAGES, *, project_root: Path, dist_dir: Path | None = None,
                 cache_dir: Path | None = None) -> Path:
     """Return a folder holding CORE_FILES plus the package files of `packages`
     (and their dependencies per the lock), every package file verified.

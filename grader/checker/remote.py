@@ -41,6 +41,7 @@ class Limits:
     time_limit: float                   # seconds: the learner's code, loading and all calls together
     memory_mb: int = DEFAULT_MEMORY_MB  # memory a learner process may add to what the zygote uses
     call_limit: float | None = None     # seconds for any one call (default: what is left of time_limit)
+    importable: frozenset | None = None  # top-level modules the submission may import (default: any)
 
 
 class RemoteLearner:
@@ -123,7 +124,9 @@ class RemoteLearner:
             raise LearnerStopped("timeout", f"Not run: {self.out_of_time()}")
         if self._process is None:
             self._process = _LearnerProcess.spawn(self.control, self.limits)
-        request = {"load": {"entry": self.entry_name, "source": self.source}}
+        importable = self.limits.importable
+        request = {"load": {"entry": self.entry_name, "source": self.source,
+                            "importable": sorted(importable) if importable is not None else None}}
         message, _ = self._exchange(request, (), self._left(), self._used_up(), loading=True)
         error = message.get("loaded", 0)
         if set(message) != {"loaded"} or not (error is None or type(error) is str):

@@ -37,6 +37,12 @@ ENDS_THE_RUNTIME = {"os._exit after a test": ["passed"] + ["error"] * 5}
 # Endless loops like loop_at_import / loop_in_function, which already cover the timeout path.
 SLOW_AND_REDUNDANT = {"print_flood_forever.py", "recursion_limit_raised.py"}
 
+# Modules the page's Pyodide lacks: offline grading refuses them too, with the same message.
+MISSING_FROM_PYODIDE = {
+    "import scipy": "import scipy\n" + SOLUTION,
+    "import resource in the function": SOLUTION.replace("    return pe", "    import resource\n    return pe"),
+}
+
 EXTRA_SUBMISSIONS = {
     "vectorised": SOLUTION,
     "loop": """import math
@@ -64,6 +70,7 @@ def sinusoidal_pe(T, C):
     "prints": SOLUTION + "\nprint('table ready', 3 * 'é😀')\n",
     "loop in the third test": SOLUTION.replace("    return pe", "    while T == 8:\n        pass\n    return pe"),
     **HONEST_SUBMISSIONS,
+    **MISSING_FROM_PYODIDE,
 }
 
 
@@ -97,6 +104,10 @@ def test_page_and_cli_give_the_same_verdicts(open_exercise, tmp_path):
     assert {name for name in HONEST_SUBMISSIONS if not browser[name]["passed"]} == set()
     for name, statuses in ENDS_THE_RUNTIME.items():
         assert verdict(browser[name])["statuses"] == statuses
+    for name in MISSING_FROM_PYODIDE:
+        messages = [(report["error"], [t["message"] for t in report["tests"]])
+                    for report in (browser[name], cli[name].result())]
+        assert messages[0] == messages[1] and "No module named" in str(messages[0]), name
 
 
 # --- report.js against report.py ---
