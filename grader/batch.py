@@ -373,9 +373,10 @@ def read_records(path):
     if os.fspath(path).lower().endswith(".csv"):
         raise BatchError(f"{shown}: reports are made from a JSON Lines results file; a CSV keeps no messages")
     try:
-        data = read_bytes(path, limit=1 << 36)
-    except SubmissionError as exc:
-        raise BatchError(str(exc)) from None
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError as exc:
+        raise BatchError(f"{shown}: cannot be read ({exc.strerror})") from None
     records = {}
     for number, line in enumerate(data.split(b"\n")[:-1], 1):
         try:
