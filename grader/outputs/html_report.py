@@ -27,7 +27,7 @@ body { font: 15px/1.5 system-ui, sans-serif; color: var(--fg); background: var(-
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid var(--line); }
 .muted { color: var(--muted); }
 .scroll { overflow-x: auto; }
-table { border-collapse: collapse; width: 100%; }
+table { border-collapse: collapse; width: 100%; min-width: 44rem; }  /* narrow screens scroll the table */
 th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }
 td.num, th.num { text-align: right; white-space: nowrap; }
 .bar { background: var(--line); height: .8rem; min-width: 6rem; border-radius: 2px; }
