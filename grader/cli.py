@@ -66,14 +66,17 @@ def _parser():
     check.set_defaults(command=run_check)
 
     batch = commands.add_parser("batch", help="grade a folder of submissions: one learner per .py file, "
-                                              "or per folder holding one; or an assignment of several exercises")
+                                              "or per folder holding one; or an assignment of several exercises",
+                                usage="python -m grader batch [options] EXERCISE FOLDER\n"
+                                      "       python -m grader batch [options] FOLDER "
+                                      "(--exercise EXERCISE ... | --assignment FILE)")
     batch.add_argument("targets", nargs="+", metavar="[EXERCISE] FOLDER",
                        help="an exercise id (or path to an exercise folder) and a folder of submissions: NAME.py "
                             "files, NAME/ folders holding one .py file (or the --entry-file); with --exercise or "
                             "--assignment, only the class folder: one folder per student")
     _add_assignment_options(batch)
     batch.add_argument("--out", type=Path, help="results file: JSON Lines, or CSV when it ends in .csv "
-                                                 "(default: <exercise>-results.jsonl)")
+                                                 "(default: <exercise or assignment>-results.jsonl)")
     batch.add_argument("--reports", type=Path, metavar="DIR",
                        help="also write the gradebook, feedback, Gradescope, JUnit and HTML reports and the "
                             "summary into DIR (JSON Lines results only)")
@@ -246,8 +249,8 @@ def run_batch_command(args):
     if assignment is None:
         assignment = from_exercises(args.targets[:1])
     folder = Path(args.targets[-1])
-    slug = "_".join(part.exercise.id for part in assignment.parts) if len(assignment.parts) < 4 else "assignment"
-    out = args.out or Path(f"{slug}-results.jsonl")
+    named = args.assignment.stem if args.assignment else "_".join(part.exercise.id for part in assignment.parts)
+    out = args.out or Path(f"{named}-results.jsonl")
     if args.reports and out.suffix.lower() == ".csv":
         raise UsageError("--reports needs a JSON Lines results file (--out ending in .jsonl): a CSV keeps no messages")
 
