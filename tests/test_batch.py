@@ -171,7 +171,9 @@ def test_a_torn_last_record_is_dropped_and_regraded(tmp_path, suffix):
     assert len(graded_now(again)) == 1
     lines = out.read_text().splitlines()
     if suffix == ".csv":
-        assert sorted(lines) == sorted(complete.splitlines())
+        def undated(text):
+            return sorted(re.sub(r",[0-9T:+-]{25},", ",<graded_at>,", line) for line in text.splitlines())
+        assert undated(out.read_text()) == undated(complete)
     else:
         assert sorted((r["submission"], r["score"]) for r in map(json.loads, lines)) == [("a.py", 6),
                                                                                           ("b.py", 0)]
@@ -284,7 +286,7 @@ def _edit_record(line, **changes):
     (".jsonl", lambda lines: lines.__setitem__(0, _edit_record(lines[0], tests=[{"name": "x", "status": "?"}])), 1),
     (".jsonl", lambda lines: lines.__setitem__(0, "[1, 2]"), 1),
     (".jsonl", lambda lines: lines.__setitem__(1, _edit_record(lines[1], score="0/6")), 2),  # the old string score
-    (".jsonl", lambda lines: lines.__setitem__(1, lines[1].replace('"score": 0', '"score": NaN')), 2),
+    (".jsonl", lambda lines: lines.__setitem__(1, re.sub(r'"score": \d+', '"score": NaN', lines[1])), 2),
     (".csv", lambda lines: lines.__setitem__(2, lines[2].rsplit(",", 3)[0]), 3),          # a short row
     (".csv", lambda lines: lines.__setitem__(1, re.sub(",(true|false),", ",maybe,", lines[1], 1)), 2),
     (".csv", lambda lines: lines.__setitem__(1, '"unclosed,' + lines[1]), 2),
