@@ -168,6 +168,10 @@ def _check_tests(exercise, result):
             problems.append(_problem(tests_path, f"{test.function.__name__} has the same name as "
                                                  f"{seen[test.name]}: {test.name!r}", line))
         seen.setdefault(test.name, test.function.__name__)
+    try:
+        exercise.check_points([test.name for test in tests])
+    except ExerciseError as exc:
+        problems.append(str(exc))
     result.check(f"{len(tests)} hidden tests load, each with a docstring, names unique, imports "
                  f"the browser has", problems)
     return [test.name for test in tests]
@@ -207,7 +211,8 @@ def _foreign_imports(tree, tests_path):
 
 def _grade_everything(exercise, test_names):
     """{label: [_Run, ...]}: reference and mutants graded twice (determinism), the starter once."""
-    grader = Grader(exercise.grading_spec(), Limits(time_limit=exercise.time_limit), shared_sandbox(), test_names)
+    limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
+    grader = Grader(exercise.grading_spec(), limits, shared_sandbox(), test_names)
     # The reference runs alone, one run at a time, since its timing feeds the speed check.
     runs = {"reference": [_Run.of(grader.grade(exercise.solution)) for _ in range(2)]}
     jobs = [("starter", exercise.starter)] + [(name, source) for name, source in exercise.mutants.items()

@@ -21,7 +21,8 @@ from sitebuild.serve import make_server
 
 ROOT = Path(__file__).resolve().parents[1]
 CDN = "https://cdn.jsdelivr.net/pyodide/v0.27.7/full/"
-CONTRACT_KEYS = ["exercise_id", "entry", "tests_source", "tests_filename", "time_limit", "test_names"]
+CONTRACT_KEYS = ["exercise_id", "entry", "tests_source", "tests_filename", "points", "time_limit", "test_time_limit",
+                 "test_names"]
 
 
 def build(*args):

@@ -72,7 +72,7 @@ export class Runner {
       this.restart();
       throw err;
     }
-    const builder = new ReportBuilder(spec.exercise_id, spec.test_names);
+    const builder = new ReportBuilder(spec.exercise_id, spec.test_names, spec.points);
     const id = ++this.runCount;
     let timer = null;
     const outcome = await new Promise((resolve) => {

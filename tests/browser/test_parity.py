@@ -121,8 +121,8 @@ import { readFileSync } from "node:fs";
 const revive = (key, value) => (value !== null && typeof value === "object" && "$float" in value
   ? Number(value.$float) : value);
 const cases = JSON.parse(readFileSync(0, "utf8"), revive);
-const outcomes = cases.map(({ names, events, interruption }) => {
-  const builder = new ReportBuilder("ex", names);
+const outcomes = cases.map(({ names, events, interruption, points }) => {
+  const builder = new ReportBuilder("ex", names, points);
   let rejected = null;
   for (const [index, event] of events.entries()) {
     try {
@@ -258,8 +258,8 @@ def json_safe(value):
     return value
 
 
-def build_with_report_py(events, interruption):
-    builder = ReportBuilder("ex", TEST_NAMES)
+def build_with_report_py(events, interruption, points):
+    builder = ReportBuilder("ex", TEST_NAMES, points)
     rejected = None
     for index, event in enumerate(events):
         try:
@@ -283,9 +283,12 @@ def test_report_js_matches_report_py(tmp_path):
     streams = [events[:cut] for events in recorded_runs()
                for cut in range(len(events) + 1)]  # every point where the run could have been stopped
     streams += list(with_odd_events())
-    cases = [{"names": TEST_NAMES, "events": events, "interruption": interruption}
-             for events in streams for interruption in INTERRUPTIONS]
-    expected = [build_with_report_py(case["events"], case["interruption"]) for case in cases]
+    # Points on every other case: floats whose sum depends on the order of the additions, a name no test has.
+    points = {TEST_NAMES[0]: 3, TEST_NAMES[2]: 0.1, TEST_NAMES[3]: 0.2, TEST_NAMES[4]: 0.3, "constructor": 9}
+    cases = [{"names": TEST_NAMES, "events": events, "interruption": interruption,
+              "points": points if number % 2 else None}
+             for number, (events, interruption) in enumerate((e, i) for e in streams for i in INTERRUPTIONS)]
+    expected = [build_with_report_py(case["events"], case["interruption"], case["points"]) for case in cases]
     result = subprocess.run([node, "driver.mjs"], cwd=tmp_path, input=json.dumps(json_safe(cases)),
                             capture_output=True, text=True, check=True)
     got = json.loads(result.stdout)
