@@ -26,9 +26,11 @@ TIMEOUT = ["--timeout", "2"]
 
 
 def comparable(path):
-    """The records of a results file by submission, without what legitimately differs between runs: timings."""
+    """The records of a results file by submission, without what legitimately differs between runs:
+    timings and when each was graded."""
     records = {}
     for record in read_jsonl(path):
+        del record["graded_at"]
         for test in record["tests"]:
             del test["duration_ms"]
         records[record["submission"]] = record
