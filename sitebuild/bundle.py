@@ -7,16 +7,15 @@ from sitebuild import BuildError
 
 # name -> what it is, for the message when the source is missing
 ENTRIES = {
-    "page": "the exercise page runtime (editor, Run tests)",
+    "page": "the script of every page (navigation, editor, Run tests, progress badges)",
     "worker": "the grading worker (runs Pyodide)",
-    "index": "the index page script (progress badges)",
 }
-ESM_ENTRIES = ("page", "index")
+ESM_ENTRIES = ("page",)
 WORKER_FORMAT = "iife"  # site/js/worker.js is a classic worker (importScripts)
 
 
 def bundle(project_root, assets_dir):
-    """Write assets_dir/{page,worker,index}.js (minified, with source maps)."""
+    """Write assets_dir/{page,worker}.js (minified, with source maps that only DevTools fetches)."""
     sources = {name: project_root / "site" / "js" / f"{name}.js" for name in ENTRIES}
     for name, path in sources.items():
         if not path.is_file():

@@ -15,6 +15,7 @@ from sitebuild import BuildError
 from sitebuild.bundle import bundle
 from sitebuild.data import grader_core_files, grading_data
 from sitebuild.markdown import MarkdownError, render_markdown
+from sitebuild.offline import versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
 from sitebuild.pyodide_dist import DistError, copy_dist, ensure_dist
 from sitebuild.render import Renderer
@@ -53,17 +54,22 @@ def build_site(options, validated=None):
         pages = [_prepare(exercise, validated) for exercise in _load_exercises(options.exercises_dir)]
         _check_steps(pages)
         tracks = _tracks(pages)
-        renderer = Renderer(options.project_root / "site" / "templates", live_reload=options.live_reload)
-        pyodide_url = options.pyodide_url.rstrip("/") + "/" if options.pyodide_url else "../../pyodide/"
+        pyodide_url = options.pyodide_url.rstrip("/") + "/" if options.pyodide_url else None
         with staged_output(options.out_dir) as out:
+            _write_assets(out / "assets", options.project_root, options.live_reload)
+            asset_urls = versioned_asset_urls(out / "assets")
+            renderer = Renderer(options.project_root / "site" / "templates", asset_urls=asset_urls,
+                                pyodide_url=pyodide_url, live_reload=options.live_reload)
             _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks]))
             for _, track in tracks:
                 for index, page in enumerate(track):
-                    _write_exercise(out, renderer, page, track, index, pyodide_url)
-            _write_assets(out / "assets", options.project_root, options.live_reload)
+                    _write_exercise(out, renderer, page, track, index)
             if options.pyodide_url is None:
                 dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
                 copy_dist(dist, out / "pyodide")
+            # Isolation needs every cross-origin file to opt in (CORP/CORS); a CDN's Pyodide may not.
+            write_service_worker(out, (options.project_root / "site" / "js" / "service-worker.js").read_text(),
+                                 asset_urls, isolate=options.pyodide_url is None)
     except (ExerciseError, DistError) as exc:
         raise BuildError(str(exc)) from None
     return len(pages), time.perf_counter() - started
@@ -125,12 +131,12 @@ def _tracks(pages):
     return [(slug, list(group)) for slug, group in groupby(ordered, key=lambda p: p.exercise.track)]
 
 
-def _write_exercise(out, renderer, page, track, index, pyodide_url):
+def _write_exercise(out, renderer, page, track, index):
     exercise = page.exercise
     folder = out / "exercises" / exercise.id
     html = renderer.exercise(
         exercise, statement_html=page.statement_html, hints_html=page.hints_html,
-        test_names=page.test_names, pyodide_url=pyodide_url,
+        test_names=page.test_names,
         prev_exercise=track[index - 1].exercise if index > 0 else None,
         next_exercise=track[index + 1].exercise if index + 1 < len(track) else None,
     )

@@ -1,0 +1,53 @@
+"""Versioned asset URLs and the service worker that precaches the built site.
+
+Asset URLs carry a hash of the file (`assets/page.js?v=1a2b...`), so a browser
+may keep them for good and a rebuilt file gets a new URL. The service worker,
+written at the site root so that its scope covers every page, starts with the
+build's precache list and version (see site/js/service-worker.js).
+"""
+
+import hashlib
+import json
+
+SERVICE_WORKER = "sw.js"
+# Pyodide files the classic grading worker never fetches (it loads pyodide.js with importScripts).
+PYODIDE_UNUSED = {"pyodide.mjs"}
+
+
+def versioned_asset_urls(assets_dir):
+    """{"page.js": "assets/page.js?v=<hash>", ...} for every asset except source maps."""
+    return {path.name: f"assets/{path.name}?v={_digest(path.read_bytes())}"
+            for path in sorted(assets_dir.iterdir()) if path.suffix != ".map"}
+
+
+def write_service_worker(out, source, asset_urls, isolate):
+    """Write out/sw.js: `source` (the worker's code) after its BUILD constant.
+
+    BUILD.pages are fetched fresh when online (network first), BUILD.files come from
+    the cache first; both map a URL relative to the site root to its content hash.
+    BUILD.isolate asks for the COOP/COEP headers that make the pages cross-origin isolated.
+    """
+    pages = {"./": _file_digest(out / "index.html"), "index.html": _file_digest(out / "index.html")}
+    for folder in sorted(path for path in (out / "exercises").iterdir() if path.is_dir()):
+        base = f"exercises/{folder.name}/"
+        pages[base] = _file_digest(folder / "index.html")
+        for name in ("grading.json", "solution.py"):
+            if (folder / name).is_file():
+                pages[base + name] = _file_digest(folder / name)
+    files = {url: url.split("?v=")[1] for url in asset_urls.values()}
+    if (out / "pyodide").is_dir():
+        files.update({f"pyodide/{path.name}": _file_digest(path)
+                      for path in sorted((out / "pyodide").iterdir()) if path.name not in PYODIDE_UNUSED})
+    build = {"pages": pages, "files": files, "isolate": isolate}
+    build["version"] = _digest(json.dumps(build, sort_keys=True).encode())
+    (out / SERVICE_WORKER).write_text(f"const BUILD = {json.dumps(build, indent=1)};\n\n{source}", encoding="utf-8")
+    return build["version"]
+
+
+def _file_digest(path):
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()[:16]
+
+
+def _digest(data):
+    return hashlib.sha256(data).hexdigest()[:16]
