@@ -11,24 +11,28 @@ ENTRIES = {
     "worker": "the grading worker (runs Pyodide)",
 }
 ESM_ENTRIES = ("page",)
-WORKER_FORMAT = "iife"  # site/js/worker.js is a classic worker (importScripts)
+WORKER_FORMAT = "iife"
+CHUNKS_DIR = "chunks"  # under the assets folder; file names carry a hash of their content  # site/js/worker.js is a classic worker (importScripts)
 
 
 def bundle(project_root, assets_dir):
-    """Write assets_dir/{page,worker}.js (minified, with source maps that only DevTools fetches)."""
+    """Write assets_dir/{page,worker}.js and assets_dir/chunks/ (minified, with source maps that only DevTools
+    fetches)."""
     sources = {name: project_root / "site" / "js" / f"{name}.js" for name in ENTRIES}
     for name, path in sources.items():
         if not path.is_file():
             raise BuildError(f"{path.relative_to(project_root).as_posix()} is missing: it is {ENTRIES[name]}, "
                              "which the site cannot be built without")
     esbuild = _ensure_node_modules(project_root) / ".bin" / "esbuild"
-    _run_esbuild(esbuild, [sources[name] for name in ESM_ENTRIES], "esm", assets_dir, project_root)
+    # Split: what page.js imports lazily (the editor, for exercise pages only) goes to content-named chunks.
+    _run_esbuild(esbuild, [sources[name] for name in ESM_ENTRIES], "esm", assets_dir, project_root,
+                 ["--splitting", f"--chunk-names={CHUNKS_DIR}/[name]-[hash]"])
     _run_esbuild(esbuild, [sources["worker"]], WORKER_FORMAT, assets_dir, project_root)
 
 
-def _run_esbuild(esbuild, entry_points, format_, assets_dir, project_root):
+def _run_esbuild(esbuild, entry_points, format_, assets_dir, project_root, extra=()):
     command = [str(esbuild), *map(str, entry_points), "--bundle", f"--format={format_}", "--minify",
-               "--sourcemap", "--target=es2022", "--log-level=warning", f"--outdir={assets_dir}"]
+               "--sourcemap", "--target=es2022", "--log-level=warning", f"--outdir={assets_dir}", *extra]
     result = subprocess.run(command, cwd=project_root, capture_output=True, text=True)
     if result.returncode != 0:
         raise BuildError(f"esbuild failed:\n{result.stderr.strip()}")

@@ -9,15 +9,17 @@ build's precache list and version (see site/js/service-worker.js).
 import hashlib
 import json
 
+from sitebuild.bundle import CHUNKS_DIR
+from sitebuild.pyodide_dist import browser_files
+
 SERVICE_WORKER = "sw.js"
-# Pyodide files the classic grading worker never fetches (it loads pyodide.js with importScripts).
-PYODIDE_UNUSED = {"pyodide.mjs"}
 
 
 def versioned_asset_urls(assets_dir):
-    """{"page.js": "assets/page.js?v=<hash>", ...} for every asset except source maps."""
+    """{"page.js": "assets/page.js?v=<hash>", ...} for every asset except source maps and chunks
+    (whose names carry their hash already)."""
     return {path.name: f"assets/{path.name}?v={_digest(path.read_bytes())}"
-            for path in sorted(assets_dir.iterdir()) if path.suffix != ".map"}
+            for path in sorted(assets_dir.iterdir()) if path.is_file() and path.suffix != ".map"}
 
 
 def write_service_worker(out, source, asset_urls, isolate):
@@ -35,9 +37,10 @@ def write_service_worker(out, source, asset_urls, isolate):
             if (folder / name).is_file():
                 pages[base + name] = _file_digest(folder / name)
     files = {url: url.split("?v=")[1] for url in asset_urls.values()}
+    files.update({f"assets/{CHUNKS_DIR}/{path.name}": _file_digest(path)
+                  for path in sorted((out / "assets" / CHUNKS_DIR).glob("*.js"))})
     if (out / "pyodide").is_dir():
-        files.update({f"pyodide/{path.name}": _file_digest(path)
-                      for path in sorted((out / "pyodide").iterdir()) if path.name not in PYODIDE_UNUSED})
+        files.update({f"pyodide/{name}": _file_digest(out / "pyodide" / name) for name in browser_files(out / "pyodide")})
     build = {"pages": pages, "files": files, "isolate": isolate}
     build["version"] = _digest(json.dumps(build, sort_keys=True).encode())
     (out / SERVICE_WORKER).write_text(f"const BUILD = {json.dumps(build, indent=1)};\n\n{source}", encoding="utf-8")

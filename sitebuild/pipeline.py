@@ -17,7 +17,7 @@ from sitebuild.data import grader_core_files, grading_data
 from sitebuild.markdown import MarkdownError, render_markdown
 from sitebuild.offline import versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
-from sitebuild.pyodide_dist import DistError, copy_dist, ensure_dist
+from sitebuild.pyodide_dist import DistError, browser_files, copy_dist, ensure_dist
 from sitebuild.render import Renderer
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -58,15 +58,16 @@ def build_site(options, validated=None):
         with staged_output(options.out_dir) as out:
             _write_assets(out / "assets", options.project_root, options.live_reload)
             asset_urls = versioned_asset_urls(out / "assets")
+            if options.pyodide_url is None:
+                dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
+                copy_dist(dist, out / "pyodide")
             renderer = Renderer(options.project_root / "site" / "templates", asset_urls=asset_urls,
-                                pyodide_url=pyodide_url, live_reload=options.live_reload)
+                                pyodide_url=pyodide_url, live_reload=options.live_reload,
+                                pyodide_files=[] if options.pyodide_url else browser_files(out / "pyodide"))
             _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks]))
             for _, track in tracks:
                 for index, page in enumerate(track):
                     _write_exercise(out, renderer, page, track, index)
-            if options.pyodide_url is None:
-                dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
-                copy_dist(dist, out / "pyodide")
             # Isolation needs every cross-origin file to opt in (CORP/CORS); a CDN's Pyodide may not.
             write_service_worker(out, (options.project_root / "site" / "js" / "service-worker.js").read_text(),
                                  asset_urls, isolate=options.pyodide_url is None)

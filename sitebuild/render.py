@@ -26,8 +26,9 @@ def starter_json(source):
 
 
 class Renderer:
-    def __init__(self, templates_dir, *, asset_urls, pyodide_url=None, live_reload=False):
-        """asset_urls: {file name: URL relative to the site root}; pyodide_url: None when self-hosted."""
+    def __init__(self, templates_dir, *, asset_urls, pyodide_url=None, pyodide_files=(), live_reload=False):
+        """asset_urls: {file name: URL relative to the site root}; pyodide_url: None when self-hosted;
+        pyodide_files: the self-hosted Pyodide files the grading worker fetches, preloaded by every page."""
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir), autoescape=True,
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -36,6 +37,7 @@ class Renderer:
         self.env.globals["live_reload"] = live_reload
         self.env.globals["assets"] = asset_urls
         self.env.globals["pyodide_url"] = pyodide_url
+        self.env.globals["pyodide_files"] = pyodide_files
         self.env.filters["track_title"] = track_title
 
     def index(self, tracks):

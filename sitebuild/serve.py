@@ -3,8 +3,8 @@
 The handler looks files up under the site folder's path on every request, so a
 rebuild that swaps a new folder in at that path is picked up without a restart.
 
-Caching: hash-versioned URLs (`?v=`, see sitebuild/offline.py) may be kept for
-good; everything else, pages and the service worker included, is revalidated
+Caching: hash-versioned URLs (`?v=`, see sitebuild/offline.py, and the bundle's
+chunks, named after their content) may be kept for good; everything else, pages and the service worker included, is revalidated
 (Last-Modified / If-Modified-Since, answered 304 when unchanged). Text and
 WebAssembly files go out gzip-compressed to clients that accept it; each file is
 compressed once and kept in memory until it changes. With `isolate`, every
@@ -38,6 +38,7 @@ MIME_TYPES = {
 COMPRESSED = {".html", ".css", ".js", ".mjs", ".json", ".map", ".wasm", ".py", ".txt", ".svg"}
 GZIP_LEVEL = 6  # level 9 saves under 1 % on the wasm and takes 3 times longer
 FOREVER = "public, max-age=31536000, immutable"
+HASHED_PREFIX = "/assets/chunks/"  # the bundler names these files after their content
 ISOLATION_HEADERS = {"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"}
 
 
@@ -115,7 +116,8 @@ class SiteHandler(SimpleHTTPRequestHandler):
         return since.tzinfo is not None and int(stat.st_mtime) <= since.timestamp()
 
     def end_headers(self):
-        versioned = "v" in parse_qs(urlsplit(self.path).query)
+        url = urlsplit(self.path)
+        versioned = "v" in parse_qs(url.query) or url.path.startswith(HASHED_PREFIX)
         self.send_header("Cache-Control", FOREVER if versioned else "no-cache")
         self.send_header("Vary", "Accept-Encoding")
         if self.isolate:

@@ -194,11 +194,14 @@ def test_self_hosted_pyodide(tmp_path):
     assert (out / "pyodide" / "pyodide.asm.wasm").is_file()
     assert len(list((out / "pyodide").glob("numpy-*.whl"))) == 1
     assert 'data-pyodide-url="../../pyodide/"' in page_of(out, "sinusoidal_pe")
+    fetched = sorted(p.name for p in (out / "pyodide").iterdir() if p.name != "pyodide.mjs")
+    preloaded = re.findall(r'<link rel="preload" href="\.\./\.\./pyodide/([^"]+)" as="(script|fetch)"',
+                           page_of(out, "sinusoidal_pe"))
+    assert sorted(preloaded) == sorted((name, "script" if name.endswith(".js") else "fetch") for name in fetched)
     precache = service_worker_build(out)
     assert precache["isolate"] is True
     assert sorted(precache["files"]) == sorted(
-        [url for url in precache["files"] if url.startswith("assets/")]
-        + [f"pyodide/{p.name}" for p in (out / "pyodide").iterdir() if p.name != "pyodide.mjs"])
+        [url for url in precache["files"] if url.startswith("assets/")] + [f"pyodide/{name}" for name in fetched])
     for path, digest in precache["files"].items():
         if path.startswith("pyodide/"):
             assert hashlib.sha256((out / path).read_bytes()).hexdigest()[:16] == digest, path
@@ -237,7 +240,8 @@ def test_service_worker_precaches_every_page_and_asset(site, exercises):
         path = site / (url + "index.html" if url.endswith("/") else url)
         assert hashlib.sha256(path.read_bytes()).hexdigest()[:16] == digest, url
     assert {url.split("?")[0] for url in build["files"]} == {
-        f"assets/{p.name}" for p in (site / "assets").iterdir() if p.suffix != ".map"}
+        p.relative_to(site).as_posix() for p in (site / "assets").rglob("*") if p.is_file() and p.suffix != ".map"}
+    assert "<link rel=\"preload\"" not in page_of(site, "sinusoidal_pe"), "nothing preloaded from a CDN"
 
 
 # --- Statement Markdown ---

@@ -2,7 +2,6 @@
 // worker) once per document, as soon as any page opens, so that Python is warm by
 // the time the learner reaches an exercise; in-page navigation then keeps this
 // document, and the runtime, while the learner moves between pages.
-import { mountExercise } from "./exercise-view.js";
 import { showProgress } from "./index-view.js";
 import { startNavigation } from "./navigation.js";
 import { Runner } from "./runner.js";
@@ -10,6 +9,9 @@ import { Runner } from "./runner.js";
 const SERVICE_WORKER = "sw.js";
 
 const body = document.body;
+// The editor is most of the code: only exercise pages wait for it; the index fetches it once Python is up.
+let exerciseView = null;
+const loadExerciseView = () => (exerciseView ??= import("./exercise-view.js"));
 const siteRoot = new URL(body.dataset.root, location.href).href;
 let runtimeText = "";
 let offlineReady = false;
@@ -26,6 +28,7 @@ const runner = new Runner({
   if (text === "Python ready" && !offlineReady) {
     offlineReady = true;
     registerServiceWorker();
+    loadExerciseView();
   }
 });
 
@@ -41,7 +44,15 @@ function mount() {
     return () => {};
   }
   document.getElementById("runtime-status").textContent = runtimeText;
-  return mountExercise(runner);
+  let unmountExercise = null;
+  let left = false;
+  loadExerciseView().then(({ mountExercise }) => {
+    if (!left) unmountExercise = mountExercise(runner);
+  });
+  return () => {
+    left = true;
+    unmountExercise?.();
+  };
 }
 
 function registerServiceWorker() {
