@@ -22,6 +22,12 @@ def versioned_asset_urls(assets_dir):
             for path in sorted(assets_dir.iterdir()) if path.is_file() and path.suffix != ".map"}
 
 
+def editor_chunk_url(assets_dir):
+    """URL (relative to the site root) of the bundle's chunk holding the exercise page's editor."""
+    [chunk] = (assets_dir / CHUNKS_DIR).glob("exercise-view-*.js")
+    return f"assets/{CHUNKS_DIR}/{chunk.name}"
+
+
 def write_service_worker(out, source, asset_urls, isolate):
     """Write out/sw.js: `source` (the worker's code) after its BUILD constant.
 

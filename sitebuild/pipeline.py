@@ -15,7 +15,7 @@ from sitebuild import BuildError
 from sitebuild.bundle import bundle
 from sitebuild.data import grader_core_files, grading_data
 from sitebuild.markdown import MarkdownError, render_markdown
-from sitebuild.offline import versioned_asset_urls, write_service_worker
+from sitebuild.offline import editor_chunk_url, versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
 from sitebuild.pyodide_dist import DistError, browser_files, copy_dist, ensure_dist
 from sitebuild.render import Renderer
@@ -61,7 +61,8 @@ def build_site(options, validated=None):
             if options.pyodide_url is None:
                 dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
                 copy_dist(dist, out / "pyodide")
-            renderer = Renderer(options.project_root / "site" / "templates", asset_urls=asset_urls,
+            renderer = Renderer(options.project_root / "site" / "templates",
+                                asset_urls={**asset_urls, "editor": editor_chunk_url(out / "assets")},
                                 pyodide_url=pyodide_url, live_reload=options.live_reload,
                                 pyodide_files=[] if options.pyodide_url else browser_files(out / "pyodide"))
             _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks]))

@@ -27,7 +27,8 @@ def starter_json(source):
 
 class Renderer:
     def __init__(self, templates_dir, *, asset_urls, pyodide_url=None, pyodide_files=(), live_reload=False):
-        """asset_urls: {file name: URL relative to the site root}; pyodide_url: None when self-hosted;
+        """asset_urls: {file name: URL relative to the site root, "editor": the editor's chunk};
+        pyodide_url: None when self-hosted;
         pyodide_files: the self-hosted Pyodide files the grading worker fetches, preloaded by every page."""
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir), autoescape=True,

@@ -126,7 +126,8 @@ def test_exercise_page_follows_the_contract(site, exercises):
             r'data-grader-files-url="\.\./\.\./assets/grader-core\.json\?v=[0-9a-f]{16}" '
             rf'data-exercise-id="{exercise.id}" data-time-limit="{exercise.time_limit}" '
             rf'data-reveal-solution="{exercise.reveal_solution}"', body), body
-        assert re.search(r'<script type="module" src="\.\./\.\./assets/page\.js\?v=[0-9a-f]{16}"></script>', page)
+        assert re.search(r'<script type="module" src="\.\./\.\./assets/page\.js\?v=[0-9a-f]{16}"></script>\n'
+                         r'  <link rel="modulepreload" href="\.\./\.\./assets/chunks/exercise-view-\w+\.js">', page)
         for fragment in ('<article id="statement"', '<ol id="test-list">', '<nav id="track-nav"',
                          '<div id="editor" aria-label="Code editor"></div>', 'id="run-button"', "Ctrl",
                          'id="reset-button"', '<p id="runtime-status" role="status">',
