@@ -50,7 +50,8 @@ def main(argv=None):
         threading.Thread(target=watch, args=(rebuild_options, folders, state), daemon=True).start()
         print(f"Watching {', '.join(shown_path(f) for f in folders)}: pages rebuild and reload on change.")
         try:
-            serve(options.out_dir, args.host or "127.0.0.1", 8000 if args.port is None else args.port, state)
+            serve(options.out_dir, args.host or "127.0.0.1", 8000 if args.port is None else args.port, state,
+                  isolate=options.pyodide_url is None)
         except OSError as exc:
             print(f"error: cannot serve on {args.host or '127.0.0.1'}:{args.port or 8000}: {exc.strerror}",
                   file=sys.stderr)

@@ -16,17 +16,17 @@ from sitebuild.cache import digest, files_digest
 
 # name -> what it is, for the message when the source is missing
 ENTRIES = {
-    "page": "the exercise page runtime (editor, Run tests)",
+    "page": "the script of every page (navigation, editor, Run tests, progress badges)",
     "worker": "the grading worker (runs Pyodide)",
-    "index": "the index page script (progress badges)",
 }
-ESM_ENTRIES = ("page", "index")
+ESM_ENTRIES = ("page",)
 WORKER_FORMAT = "iife"  # site/js/worker.js is a classic worker (importScripts)
+CHUNKS_DIR = "chunks"  # under the assets folder; file names carry a hash of their content
 
 
 def bundle(project_root, assets_dir, cache):
-    """Write assets_dir/{page,worker,index}.js (minified, with source maps), from `cache` (a DiskCache)
-    when it holds them."""
+    """Write assets_dir/{page,worker}.js and assets_dir/chunks/ (minified, with source maps that only DevTools
+    fetches), from `cache` (a DiskCache) when it holds them."""
     sources = {name: project_root / "site" / "js" / f"{name}.js" for name in ENTRIES}
     for name, path in sources.items():
         if not path.is_file():
@@ -37,20 +37,23 @@ def bundle(project_root, assets_dir, cache):
         return
     esbuild = ensure_node_modules(project_root) / ".bin" / "esbuild"
     with tempfile.TemporaryDirectory() as scratch:
-        # The two formats need two esbuild runs; they run side by side.
-        runs = [_start_esbuild(esbuild, [sources[name] for name in ESM_ENTRIES], "esm", scratch, project_root),
+        # The two formats need two esbuild runs; they run side by side. What page.js imports lazily (the
+        # editor, for exercise pages only) goes to content-named chunks.
+        runs = [_start_esbuild(esbuild, [sources[name] for name in ESM_ENTRIES], "esm", scratch, project_root,
+                               ["--splitting", f"--chunk-names={CHUNKS_DIR}/[name]-[hash]"]),
                 _start_esbuild(esbuild, [sources["worker"]], WORKER_FORMAT, scratch, project_root)]
         errors = [error for error in map(_finish_esbuild, runs) if error]
         if errors:
-            raise BuildError("esbuild failed:\n" + "\n".join(errors))
+            raise BuildError("esbuild failed:
+" + "
+".join(errors))
         cache.put_folder(key, scratch)
-        for path in Path(scratch).iterdir():
-            shutil.copyfile(path, Path(assets_dir) / path.name)
+        shutil.copytree(scratch, assets_dir, dirs_exist_ok=True)
 
 
-def _start_esbuild(esbuild, entry_points, format_, assets_dir, project_root):
+def _start_esbuild(esbuild, entry_points, format_, assets_dir, project_root, extra=()):
     command = [str(esbuild), *map(str, entry_points), "--bundle", f"--format={format_}", "--minify",
-               "--sourcemap", "--target=es2022", "--log-level=warning", f"--outdir={assets_dir}"]
+               "--sourcemap", "--target=es2022", "--log-level=warning", f"--outdir={assets_dir}", *extra]
     return subprocess.Popen(command, cwd=project_root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

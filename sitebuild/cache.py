@@ -75,20 +75,25 @@ class DiskCache:
             if any(_sha256(entry / name) != sha for name, sha in manifest["files"].items()):
                 return False
             for name in manifest["files"]:
+                if Path(name).is_absolute() or ".." in Path(name).parts:
+                    return False
+                (Path(dest) / name).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(entry / name, Path(dest) / name)
         except (OSError, TypeError):
             return False
         return True
 
     def put_folder(self, key, source):
-        """Store copies of the files directly in `source` as the folder entry `key`."""
+        """Store copies of the files in `source` (subfolders included) as the folder entry `key`."""
         def write(staged):
             staged.mkdir()
             files = {}
-            for path in sorted(Path(source).iterdir()):
+            for path in sorted(Path(source).rglob("*")):
                 if path.is_file():
-                    shutil.copyfile(path, staged / path.name)
-                    files[path.name] = _sha256(path)
+                    name = path.relative_to(source).as_posix()
+                    (staged / name).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(path, staged / name)
+                    files[name] = _sha256(path)
             (staged / MANIFEST).write_text(json.dumps({"key": key, "files": files}), encoding="utf-8")
         if self._store(self.folder / key, write):
             self._prune_folders()

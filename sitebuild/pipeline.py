@@ -15,8 +15,9 @@ from sitebuild import BuildError
 from sitebuild.bundle import bundle, ensure_node_modules
 from sitebuild.cache import DiskCache, cache_root
 from sitebuild.data import grader_core_files, grading_data
+from sitebuild.offline import editor_chunk_url, versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
-from sitebuild.pyodide_dist import DistError, copy_dist, ensure_dist
+from sitebuild.pyodide_dist import DistError, browser_files, copy_dist, ensure_dist
 from sitebuild.render import Renderer
 from sitebuild.validation import Validator
 
@@ -71,17 +72,24 @@ def build_site(options):
         pages = [_prepare(exercise, validator) for exercise in exercises]
         _check_steps(pages)
         tracks = _tracks(pages)
-        renderer = Renderer(options.project_root / "site" / "templates", live_reload=options.live_reload)
-        pyodide_url = options.pyodide_url.rstrip("/") + "/" if options.pyodide_url else "../../pyodide/"
+        pyodide_url = options.pyodide_url.rstrip("/") + "/" if options.pyodide_url else None
         with staged_output(options.out_dir) as out:
-            _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks]))
-            for _, track in tracks:
-                for index, page in enumerate(track):
-                    _write_exercise(out, renderer, page, track, index, pyodide_url)
             _write_assets(out / "assets", options.project_root, options.live_reload, caches["bundles"])
+            asset_urls = versioned_asset_urls(out / "assets")
             if options.pyodide_url is None:
                 dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
                 copy_dist(dist, out / "pyodide")
+            renderer = Renderer(options.project_root / "site" / "templates",
+                                asset_urls={**asset_urls, "editor": editor_chunk_url(out / "assets")},
+                                pyodide_url=pyodide_url, live_reload=options.live_reload,
+                                pyodide_files=[] if options.pyodide_url else browser_files(out / "pyodide"))
+            _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks]))
+            for _, track in tracks:
+                for index, page in enumerate(track):
+                    _write_exercise(out, renderer, page, track, index)
+            # Isolation needs every cross-origin file to opt in (CORP/CORS); a CDN's Pyodide may not.
+            write_service_worker(out, (options.project_root / "site" / "js" / "service-worker.js").read_text(),
+                                 asset_urls, isolate=options.pyodide_url is None)
     except (ExerciseError, DistError, MathUnavailable) as exc:
         raise BuildError(str(exc)) from None
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
@@ -132,12 +140,12 @@ def _tracks(pages):
     return [(slug, list(group)) for slug, group in groupby(ordered, key=lambda p: p.exercise.track)]
 
 
-def _write_exercise(out, renderer, page, track, index, pyodide_url):
+def _write_exercise(out, renderer, page, track, index):
     exercise = page.exercise
     folder = out / "exercises" / exercise.id
     html = renderer.exercise(
         exercise, statement_html=page.statement_html, hints_html=page.hints_html,
-        test_names=page.test_names, pyodide_url=pyodide_url,
+        test_names=page.test_names,
         prev_exercise=track[index - 1].exercise if index > 0 else None,
         next_exercise=track[index + 1].exercise if index + 1 < len(track) else None,
     )

@@ -105,6 +105,13 @@ def verify_dist(folder: Path) -> None:
         _check_sha256(folder / pkg["file_name"], pkg["sha256"])
 
 
+def browser_files(folder: Path) -> list:
+    """Names of the files of a distribution that the site's classic grading worker fetches:
+    every core file but the ES module loader, and the package files of its lock."""
+    core = [name for name in CORE_FILES if name != "pyodide.mjs"]
+    return core + [pkg["file_name"] for pkg in _read_lock(Path(folder) / LOCK_FILE)["packages"].values()]
+
+
 def copy_dist(src: Path, dest: Path) -> None:
     """Verify the folder made by ensure_dist and copy its files into `dest` (e.g. _site/pyodide/)."""
     src, dest = Path(src), Path(dest)

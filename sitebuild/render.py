@@ -26,24 +26,29 @@ def starter_json(source):
 
 
 class Renderer:
-    def __init__(self, templates_dir, live_reload=False):
+    def __init__(self, templates_dir, *, asset_urls, pyodide_url=None, pyodide_files=(), live_reload=False):
+        """asset_urls: {file name: URL relative to the site root, "editor": the editor's chunk};
+        pyodide_url: None when self-hosted;
+        pyodide_files: the self-hosted Pyodide files the grading worker fetches, preloaded by every page."""
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir), autoescape=True,
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         )
         self.env.globals["site_name"] = SITE_NAME
         self.env.globals["live_reload"] = live_reload
+        self.env.globals["assets"] = asset_urls
+        self.env.globals["pyodide_url"] = pyodide_url
+        self.env.globals["pyodide_files"] = pyodide_files
         self.env.filters["track_title"] = track_title
 
     def index(self, tracks):
         """tracks: [(slug, [Exercise, ...] ordered by step)], ordered for display."""
         return self.env.get_template("index.html").render(root="", tracks=tracks)
 
-    def exercise(self, exercise, *, statement_html, hints_html, test_names, prev_exercise, next_exercise,
-                 pyodide_url):
+    def exercise(self, exercise, *, statement_html, hints_html, test_names, prev_exercise, next_exercise):
         return self.env.get_template("exercise.html").render(
             root="../../", exercise=exercise, statement_html=Markup(statement_html),
             hints_html=[Markup(h) for h in hints_html], test_names=test_names,
-            prev=prev_exercise, next=next_exercise, pyodide_url=pyodide_url,
+            prev=prev_exercise, next=next_exercise,
             starter_json=starter_json(exercise.starter),
         )

@@ -1,6 +1,8 @@
 """Tests for the site build (`python build.py`): output layout, pages, data files, errors."""
 
 import dataclasses
+import gzip
+import hashlib
 import html
 import json
 import re
@@ -8,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -55,7 +58,7 @@ def between(text, start, end):
 # --- Output layout and data files ---
 
 def test_output_layout(site, exercises):
-    for name in ("page.js", "worker.js", "index.js", "style.css", "grader-core.json"):
+    for name in ("page.js", "worker.js", "style.css", "grader-core.json"):
         assert (site / "assets" / name).is_file(), name
     assert not (site / "pyodide").exists()
     for exercise in exercises:
@@ -117,13 +120,19 @@ def test_track_titles():
 def test_exercise_page_follows_the_contract(site, exercises):
     for exercise in exercises:
         page = page_of(site, exercise.id)
-        assert (f'<body data-exercise-id="{exercise.id}" data-pyodide-url="{CDN}" data-assets-url="../../assets/" '
-                f'data-time-limit="{exercise.time_limit}" data-reveal-solution="{exercise.reveal_solution}">') in page
+        body = re.search(r"<body ([^>]*)>", page).group(1)
+        assert re.fullmatch(
+            rf'data-root="\.\./\.\./" data-pyodide-url="{re.escape(CDN)}" '
+            r'data-worker-url="\.\./\.\./assets/worker\.js\?v=[0-9a-f]{16}" '
+            r'data-grader-files-url="\.\./\.\./assets/grader-core\.json\?v=[0-9a-f]{16}" '
+            rf'data-exercise-id="{exercise.id}" data-time-limit="{exercise.time_limit}" '
+            rf'data-reveal-solution="{exercise.reveal_solution}"', body), body
+        assert re.search(r'<script type="module" src="\.\./\.\./assets/page\.js\?v=[0-9a-f]{16}"></script>\n'
+                         r'  <link rel="modulepreload" href="\.\./\.\./assets/chunks/exercise-view-\w+\.js">', page)
         for fragment in ('<article id="statement"', '<ol id="test-list">', '<nav id="track-nav"',
                          '<div id="editor" aria-label="Code editor"></div>', 'id="run-button"', "Ctrl",
                          'id="reset-button"', '<p id="runtime-status" role="status">',
-                         '<section id="results" aria-live="polite"',
-                         '<script type="module" src="../../assets/page.js"></script>'):
+                         '<section id="results" aria-live="polite"'):
             assert fragment in page, (exercise.id, fragment)
         assert ('<section id="hints"' in page) == bool(exercise.hints)
         assert page.count("<li hidden>") == len(exercise.hints)
@@ -187,6 +196,56 @@ def test_self_hosted_pyodide(tmp_path):
     assert (out / "pyodide" / "pyodide.asm.wasm").is_file()
     assert len(list((out / "pyodide").glob("numpy-*.whl"))) == 1
     assert 'data-pyodide-url="../../pyodide/"' in page_of(out, "sinusoidal_pe")
+    fetched = sorted(p.name for p in (out / "pyodide").iterdir() if p.name != "pyodide.mjs")
+    preloaded = re.findall(r'<link rel="preload" href="\.\./\.\./pyodide/([^"]+)" as="(script|fetch)"',
+                           page_of(out, "sinusoidal_pe"))
+    assert sorted(preloaded) == sorted((name, "script" if name.endswith(".js") else "fetch") for name in fetched)
+    precache = service_worker_build(out)
+    assert precache["isolate"] is True
+    assert sorted(precache["files"]) == sorted(
+        [url for url in precache["files"] if url.startswith("assets/")] + [f"pyodide/{name}" for name in fetched])
+    for path, digest in precache["files"].items():
+        if path.startswith("pyodide/"):
+            assert hashlib.sha256((out / path).read_bytes()).hexdigest()[:16] == digest, path
+
+
+# --- Service worker and versioned assets ---
+
+def service_worker_build(site):
+    """The BUILD constant at the top of sw.js."""
+    source = (site / "sw.js").read_text()
+    return json.loads(between(source, "const BUILD = ", ";\n"))
+
+
+def test_asset_urls_carry_the_hash_of_their_file(site):
+    pages = [site / "index.html", *(site / "exercises").glob("*/index.html")]
+    used = {url for page in pages for url in re.findall(r'(?:src|href|-url)="(?:\.\./\.\./)?(assets/[^"]+)"',
+                                                         page.read_text())}
+    chunks = {url for url in used if url.startswith("assets/chunks/")}
+    assert len(chunks) == 1 and all((site / url).is_file() for url in chunks), "named after its content by esbuild"
+    assert {url.split("?")[0] for url in used - chunks} == {"assets/page.js", "assets/style.css", "assets/worker.js",
+                                                            "assets/grader-core.json"}
+    for url in used - chunks:
+        path, digest = url.split("?v=")
+        assert hashlib.sha256((site / path).read_bytes()).hexdigest()[:16] == digest, url
+
+
+def test_service_worker_precaches_every_page_and_asset(site, exercises):
+    build = service_worker_build(site)
+    assert build["isolate"] is False, "Pyodide from a CDN: no isolation, which would need its opt-in"
+    assert re.fullmatch(r"[0-9a-f]{16}", build["version"])
+    expected_pages = {"./", "index.html"}
+    for exercise in exercises:
+        expected_pages |= {f"exercises/{exercise.id}/", f"exercises/{exercise.id}/grading.json"}
+        if exercise.reveal_solution == "after-pass":
+            expected_pages.add(f"exercises/{exercise.id}/solution.py")
+    assert set(build["pages"]) == expected_pages
+    for url, digest in build["pages"].items():
+        path = site / (url + "index.html" if url.endswith("/") else url)
+        assert hashlib.sha256(path.read_bytes()).hexdigest()[:16] == digest, url
+    assert {url.split("?")[0] for url in build["files"]} == {
+        p.relative_to(site).as_posix() for p in (site / "assets").rglob("*") if p.is_file() and p.suffix != ".map"}
+    assert "<link rel=\"preload\"" not in page_of(site, "sinusoidal_pe"), "nothing preloaded from a CDN"
 
 
 # --- Statement Markdown ---
@@ -291,19 +350,66 @@ def test_no_exercises(tmp_path):
 
 # --- Serving ---
 
-def test_server_mime_types_and_no_cache(tmp_path):
-    for name in ("index.html", "a.js", "b.mjs", "c.wasm", "d.json", "e.css"):
-        (tmp_path / name).write_bytes(b"x")
-    server = make_server(tmp_path, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        base = f"http://127.0.0.1:{server.server_address[1]}/"
-        expected = {"index.html": "text/html", "a.js": "text/javascript", "b.mjs": "text/javascript",
-                    "c.wasm": "application/wasm", "d.json": "application/json", "e.css": "text/css"}
-        for name, mime in expected.items():
-            with urllib.request.urlopen(base + name) as response:
-                assert response.headers.get_content_type() == mime, name
-                assert response.headers["Cache-Control"] == "no-cache"
-    finally:
+@pytest.fixture
+def served_folder(tmp_path):
+    """A folder served by make_server: (folder, {isolate: base URL})."""
+    servers = {isolate: make_server(tmp_path, "127.0.0.1", 0, isolate=isolate) for isolate in (True, False)}
+    for server in servers.values():
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield tmp_path, {isolate: f"http://127.0.0.1:{server.server_address[1]}/" for isolate, server in servers.items()}
+    for server in servers.values():
         server.shutdown()
         server.server_close()
+
+
+def get(url, **headers):
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers)) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, b""
+
+
+def test_server_mime_types_and_cache_headers(served_folder):
+    folder, bases = served_folder
+    for name in ("index.html", "a.js", "b.mjs", "c.wasm", "d.json", "e.css"):
+        (folder / name).write_bytes(b"x")
+    expected = {"index.html": "text/html", "a.js": "text/javascript", "b.mjs": "text/javascript",
+                "c.wasm": "application/wasm", "d.json": "application/json", "e.css": "text/css"}
+    for name, mime in expected.items():
+        status, headers, _ = get(bases[True] + name)
+        assert status == 200 and headers.get_content_type() == mime, name
+        assert headers["Cache-Control"] == "no-cache", name
+        _, headers, _ = get(bases[True] + name + "?v=0123abcd")
+        assert headers["Cache-Control"] == "public, max-age=31536000, immutable", name
+
+
+def test_server_compresses_text_and_wasm_and_answers_304(served_folder):
+    folder, bases = served_folder
+    text = ("def f(x):\n    return x\n" * 400).encode()
+    for name in ("page.js", "module.wasm", "lib.whl"):
+        (folder / name).write_bytes(text)
+    for name in ("page.js", "module.wasm"):
+        status, headers, body = get(bases[True] + name, **{"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["Content-Encoding"] == "gzip" and headers["Vary"] == "Accept-Encoding"
+        assert int(headers["Content-Length"]) == len(body) < len(text) / 10
+        assert gzip.decompress(body) == text
+        status, headers, body = get(bases[True] + name)
+        assert headers["Content-Encoding"] is None and body == text, "plain for clients without gzip"
+        status, _, body = get(bases[True] + name, **{"Accept-Encoding": "gzip",
+                                                     "If-Modified-Since": headers["Last-Modified"]})
+        assert status == 304 and body == b""
+    _, headers, body = get(bases[True] + "lib.whl", **{"Accept-Encoding": "gzip"})
+    assert headers["Content-Encoding"] is None and body == text, "zip archives are not compressed again"
+    (folder / "page.js").write_bytes(b"changed")
+    assert gzip.decompress(get(bases[True] + "page.js", **{"Accept-Encoding": "gzip"})[2]) == b"changed"
+
+
+def test_server_isolates_pages_unless_told_not_to(served_folder):
+    folder, bases = served_folder
+    (folder / "index.html").write_text("<p>hi</p>")
+    _, isolated, _ = get(bases[True])
+    assert isolated["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert isolated["Cross-Origin-Embedder-Policy"] == "require-corp"
+    _, plain, _ = get(bases[False])
+    assert plain["Cross-Origin-Opener-Policy"] is None and plain["Cross-Origin-Embedder-Policy"] is None

@@ -47,7 +47,10 @@ function colourScheme(dark) {
   return dark ? [darkTheme, syntaxHighlighting(darkHighlight)] : [lightTheme];
 }
 
-/** Mount an editor in `parent`; `onChange(text)` is called after every edit. */
+/**
+ * Mount an editor in `parent`; `onChange(text)` is called after every edit.
+ * Returns {view, destroy}: destroy() removes the editor and its listener on the colour scheme.
+ */
 export function createEditor(parent, doc, onChange) {
   const scheme = new Compartment();
   const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
@@ -69,10 +72,17 @@ export function createEditor(parent, doc, onChange) {
       ],
     }),
   });
-  darkQuery.addEventListener("change", (event) => {
+  const followScheme = (event) => {
     view.dispatch({ effects: scheme.reconfigure(colourScheme(event.matches)) });
-  });
-  return view;
+  };
+  darkQuery.addEventListener("change", followScheme);
+  return {
+    view,
+    destroy() {
+      darkQuery.removeEventListener("change", followScheme);
+      view.destroy();
+    },
+  };
 }
 
 /** Replace the whole text (one undoable step). */

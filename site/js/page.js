@@ -1,170 +1,63 @@
-// Exercise page: editor, Run/Reset, grading in a Pyodide worker, results,
-// progress, hints and the solution. DOM ids and data attributes: see the site contract.
-import { createEditor, setText } from "./editor.js";
-import { renderProblem, renderResults } from "./results.js";
+// The script of every page of the site. It starts the grading runtime (Python in a
+// worker) once per document, as soon as any page opens, so that Python is warm by
+// the time the learner reaches an exercise; in-page navigation then keeps this
+// document, and the runtime, while the learner moves between pages.
+import { showProgress } from "./index-view.js";
+import { startNavigation } from "./navigation.js";
 import { Runner } from "./runner.js";
 
-const SAVE_DELAY_MS = 400;
+const SERVICE_WORKER = "sw.js";
 
 const body = document.body;
-const exerciseId = body.dataset.exerciseId;
-const codeKey = `mlex:code:${exerciseId}`;
-const progressKey = `mlex:progress:${exerciseId}`;
-const assetsUrl = new URL(body.dataset.assetsUrl, document.baseURI);
-const starter = JSON.parse(document.getElementById("starter-code").textContent);
+// The editor is most of the code: only exercise pages wait for it; the index fetches it once Python is up.
+let exerciseView = null;
+const loadExerciseView = () => (exerciseView ??= import("./exercise-view.js"));
+const siteRoot = new URL(body.dataset.root, location.href).href;
+let runtimeText = "";
+let offlineReady = false;
 
-const runButton = document.getElementById("run-button");
-const resultsPanel = document.getElementById("results");
-const runtimeStatus = document.getElementById("runtime-status");
-
-// Start Python first: it is the slow part of opening the page.
 const runner = new Runner({
-  worker: new URL("worker.js", assetsUrl).href,
-  pyodide: new URL(body.dataset.pyodideUrl, document.baseURI).href,
-  graderFiles: new URL("grader-core.json", assetsUrl).href,
-}, (text) => { runtimeStatus.textContent = text; });
-let specRequest = null;
-loadSpec().catch(() => {}); // fetched early; a failure shows when Run is pressed
-
-// --- Editor and saved code ---
-
-let saveTimer = null;
-const view = createEditor(document.getElementById("editor"), storageGet(codeKey) ?? starter, () => {
-  clearTimeout(saveTimer);
-  saveTimer = setTimeout(saveCode, SAVE_DELAY_MS);
-});
-window.editorView = view;
-
-// Saves only edits, so an untouched editor keeps following the site's starter code.
-function saveCode() {
-  if (saveTimer === null) return;
-  clearTimeout(saveTimer);
-  saveTimer = null;
-  storageSet(codeKey, view.state.doc.toString());
-}
-window.addEventListener("pagehide", saveCode);
-
-document.getElementById("reset-button").addEventListener("click", () => {
-  if (!confirm("Replace your code with the starter code? (Ctrl/⌘+Z undoes this.)")) return;
-  setText(view, starter);
-  saveCode();
-});
-
-// --- Grading ---
-
-let runsInFlight = 0;
-
-async function gradeSubmission(source) {
-  runsInFlight += 1;
-  runButton.disabled = true;
-  resultsPanel.setAttribute("aria-busy", "true");
-  try {
-    const spec = await loadSpec();
-    const timeLimit = Number(body.dataset.timeLimit) || spec.time_limit;
-    const total = spec.test_names.length;
-    const { report, interruption } = await runner.grade(spec, source, timeLimit, (event) => {
-      if (event.event === "start") runtimeStatus.textContent = "Running your code…";
-      if (event.event === "test_start") runtimeStatus.textContent = `Running test ${event.index + 1} of ${total}…`;
-      if (event.event === "done") runtimeStatus.textContent = "Python ready";
-    });
-    recordProgress(report.passed);
-    renderResults(resultsPanel, report, interruption);
-    if (report.passed) revealSolution();
-    return report;
-  } catch (err) {
-    renderProblem(resultsPanel, `${err.message} Press Run to try again.`);
-    throw err;
-  } finally {
-    runsInFlight -= 1;
-    if (runsInFlight === 0) {
-      runButton.disabled = false;
-      resultsPanel.removeAttribute("aria-busy");
-    }
-  }
-}
-window.gradeSubmission = gradeSubmission;
-
-function runEditorCode() {
-  if (runsInFlight > 0) return;
-  saveCode();
-  gradeSubmission(view.state.doc.toString()).catch(() => {}); // already shown in #results
-}
-
-runButton.addEventListener("click", runEditorCode);
-// Capture phase, so the editor does not also treat Mod-Enter as "insert blank line".
-window.addEventListener("keydown", (event) => {
-  if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
-    event.preventDefault();
-    event.stopPropagation();
-    runEditorCode();
-  }
-}, true);
-
-function recordProgress(passed) {
-  if (passed) storageSet(progressKey, "solved");
-  else if (storageGet(progressKey) !== "solved") storageSet(progressKey, "attempted");
-}
-
-// --- Hints and solution ---
-
-const hintButton = document.getElementById("hint-button");
-hintButton?.addEventListener("click", () => {
-  const hidden = document.querySelectorAll("#hints ol li[hidden]");
-  if (hidden.length === 0) return;
-  hidden[0].hidden = false;
-  if (hidden.length === 1) {
-    // The button disappears: keep keyboard focus nearby, on the hint just shown.
-    hidden[0].tabIndex = -1;
-    hidden[0].focus();
-    hintButton.hidden = true;
-  } else {
-    hintButton.textContent = "Show another hint";
+  worker: new URL(body.dataset.workerUrl, location.href).href,
+  pyodide: new URL(body.dataset.pyodideUrl, location.href).href,
+  graderFiles: new URL(body.dataset.graderFilesUrl, location.href).href,
+}, (text) => {
+  runtimeText = text;
+  const status = document.getElementById("runtime-status");
+  if (status) status.textContent = text;
+  // Precaching waits until Python is up, so it never competes with loading it.
+  if (text === "Python ready" && !offlineReady) {
+    offlineReady = true;
+    registerServiceWorker();
+    loadExerciseView();
   }
 });
 
-let solutionShown = false;
-async function revealSolution() {
-  if (solutionShown || body.dataset.revealSolution !== "after-pass") return;
-  solutionShown = true;
-  try {
-    const response = await fetchOk("solution.py");
-    document.getElementById("solution-code").textContent = await response.text();
-    document.getElementById("solution").hidden = false;
-  } catch (err) {
-    solutionShown = false;
-    console.error(err);
+let unmount = mount();
+startNavigation(siteRoot, {
+  leave: () => unmount(),
+  enter: () => { unmount = mount(); },
+});
+
+function mount() {
+  if (body.dataset.exerciseId === undefined) {
+    showProgress();
+    return () => {};
   }
-}
-
-// --- Helpers ---
-
-function loadSpec() {
-  specRequest ??= fetchOk("grading.json").then((response) => response.json()).catch((err) => {
-    specRequest = null; // let the next run try again
-    throw err;
+  document.getElementById("runtime-status").textContent = runtimeText;
+  let unmountExercise = null;
+  let left = false;
+  loadExerciseView().then(({ mountExercise }) => {
+    if (!left) unmountExercise = mountExercise(runner);
   });
-  return specRequest;
+  return () => {
+    left = true;
+    unmountExercise?.();
+  };
 }
 
-async function fetchOk(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`Could not load ${url} (HTTP ${response.status}).`);
-  return response;
-}
-
-// localStorage can be unavailable (privacy settings) or full; the page works without it.
-function storageGet(key) {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function storageSet(key, value) {
-  try {
-    localStorage.setItem(key, value);
-  } catch (err) {
-    console.warn(`Could not save ${key}:`, err);
-  }
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register(new URL(SERVICE_WORKER, siteRoot).href).catch((err) => {
+    console.warn("Offline use is unavailable:", err.message);
+  });
 }

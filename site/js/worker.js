@@ -60,7 +60,8 @@ async function init(pyodideUrl, graderFilesUrl) {
   status("Loading Python…");
   importScripts(new URL("pyodide.js", pyodideUrl).href);
   const filesRequest = fetch(graderFilesUrl);
-  const pyodide = await self.loadPyodide({ indexURL: pyodideUrl });
+  // `packages` starts numpy's download with the runtime's, instead of after it.
+  const pyodide = await self.loadPyodide({ indexURL: pyodideUrl, packages: ["numpy"] });
   const keepRawOutput = {
     write(bytes) {
       if (rawOutput.length < RAW_OUTPUT_LIMIT) {
@@ -71,8 +72,6 @@ async function init(pyodideUrl, graderFilesUrl) {
   };
   pyodide.setStdout(keepRawOutput);
   pyodide.setStderr(keepRawOutput);
-  status("Loading numpy…");
-  await pyodide.loadPackage("numpy", { messageCallback: () => {} });
   status("Loading the grader…");
   const response = await filesRequest;
   if (!response.ok) throw new Error(`${graderFilesUrl}: HTTP ${response.status}`);

@@ -34,7 +34,13 @@ def sinusoidal_pe(T, C):
 RUN_MS = 60_000  # a run, including a worker restart after a crash
 
 
+def wait_for_editor(page):
+    """The editor is a chunk of its own, mounted once it has loaded (possibly after the page's load event)."""
+    page.wait_for_function("window.editorView !== undefined")
+
+
 def set_code(page, source):
+    wait_for_editor(page)
     page.evaluate("""source => {
         const view = window.editorView;
         view.dispatch({changes: {from: 0, to: view.state.doc.length, insert: source}});
@@ -42,6 +48,7 @@ def set_code(page, source):
 
 
 def editor_text(page):
+    wait_for_editor(page)
     return page.evaluate("window.editorView.state.doc.toString()")
 
 

@@ -1,5 +1,6 @@
 // Index page: fill each exercise's progress badge from what the exercise page
 // saved in localStorage (mlex:progress:<id> = "solved" | "attempted").
+// (It reads localStorage itself: importing storage.js would cost every page an extra shared chunk.)
 
 const LABELS = { solved: "Solved", attempted: "Attempted" };
 
@@ -11,10 +12,12 @@ function readProgress(id) {
   }
 }
 
-for (const badge of document.querySelectorAll("[data-progress-for]")) {
-  const state = readProgress(badge.dataset.progressFor);
-  if (Object.hasOwn(LABELS, state ?? "")) {
-    badge.textContent = LABELS[state];
-    badge.classList.add(`progress-${state}`);
+export function showProgress() {
+  for (const badge of document.querySelectorAll("[data-progress-for]")) {
+    const state = readProgress(badge.dataset.progressFor);
+    if (Object.hasOwn(LABELS, state ?? "")) {
+      badge.textContent = LABELS[state];
+      badge.classList.add(`progress-${state}`);
+    }
   }
 }

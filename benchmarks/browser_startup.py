@@ -1,0 +1,222 @@
+"""Start-up and recovery of the exercise pages in Chromium, against a bare Pyodide boot measured in the same run.
+
+Floor: a blank page served by the same server that loads Pyodide with numpy and
+imports it (no site, no worker, no grader). Measured, each in a fresh browser
+context (cold caches) unless said otherwise:
+
+- first verdict on a cold exercise page (from navigation start);
+- the next exercise's verdict, reached by its link (from the click);
+- a re-run on the same page (median of several);
+- the next verdict after a runaway loop (from the moment the time limit fired,
+  i.e. when the loop's run ended);
+- a revisit with a warm cache on a throttled link (~20 Mbit/s, 20 ms, through the
+  DevTools protocol), against the cold visit on the same link (first verdicts);
+- page weight: what an exercise page transfers besides Pyodide (HTML, CSS, JS, grading data).
+
+Each figure is printed with its ratio to the floor and the issue's target.
+
+    python benchmarks/browser_startup.py [--site DIR] [--repeat 2]
+
+Without --site it builds two exercises of a track into a temporary folder.
+"""
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sitebuild.serve import COMPRESSED, make_server  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
+FIRST, NEXT = "sinusoidal_pe", "relative_shift"  # steps 2 and 3 of build-gpt
+LINK = {"latency": 20, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}  # 20 Mbit/s, 20 ms
+LOOP = "def sinusoidal_pe(T, C):\n    while True:\n        pass\n"
+RERUNS = 5
+TIMEOUT_MS = 180_000
+
+FLOOR_PAGE = """<!doctype html><script src="pyodide/pyodide.js"></script><script>
+loadPyodide({ indexURL: "pyodide/", packages: ["numpy"] })
+  .then((pyodide) => { pyodide.runPython("import numpy"); window.booted = performance.now(); });
+</script>"""
+
+# Resolves to ms since navigation start once `source` is graded (gradeSubmission waits for Python).
+GRADE_WHEN_READY = """async (source) => {
+    while (!window.gradeSubmission) await new Promise((r) => setTimeout(r, 5));
+    await window.gradeSubmission(source);
+    return performance.now();
+}"""
+
+NEXT_BY_LINK = """async ([id, source]) => {
+    const started = performance.now();
+    document.querySelector("a[rel=next]").click();
+    while (document.body.dataset.exerciseId !== id) await new Promise((r) => setTimeout(r, 1));
+    const report = await window.gradeSubmission(source);
+    if (!report.passed) throw new Error("the next exercise's solution did not pass");
+    return performance.now() - started;
+}"""
+
+RERUN = """async (source) => {
+    const started = performance.now();
+    await window.gradeSubmission(source);
+    return performance.now() - started;
+}"""
+
+AFTER_LOOP = """async ([loop, source]) => {
+    document.body.dataset.timeLimit = "1";
+    await window.gradeSubmission(loop);
+    const fired = performance.now();
+    const report = await window.gradeSubmission(source);
+    if (!report.passed) throw new Error("the run after the loop did not pass");
+    return performance.now() - fired;
+}"""
+
+
+def build_site(out):
+    exercises = out.parent / "exercises"
+    for exercise in (FIRST, NEXT):
+        shutil.copytree(ROOT / "exercises" / exercise, exercises / exercise)
+    result = subprocess.run([sys.executable, "build.py", "--out", str(out), "--exercises", str(exercises)],
+                            cwd=ROOT, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"build failed:\n{result.stderr}")
+
+
+def warm_server(base, site):
+    """Have the server compress every file once, so that its one-off gzip time is in no figure."""
+    for path in site.rglob("*"):
+        if path.is_file() and path.suffix in COMPRESSED:
+            request = urllib.request.Request(f"{base}/{path.relative_to(site).as_posix()}",
+                                             headers={"Accept-Encoding": "gzip"})
+            urllib.request.urlopen(request).read()
+
+
+class Bench:
+    def __init__(self, browser, base):
+        self.browser = browser
+        self.base = base
+        self.solutions = {e: (ROOT / "exercises" / e / "solution.py").read_text() for e in (FIRST, NEXT)}
+
+    def new_page(self, context, throttled=False):
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        if throttled:
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", {"offline": False, **LINK})
+        return page
+
+    def floor(self):
+        context = self.browser.new_context()
+        page = self.new_page(context)
+        page.route(f"{self.base}/floor.html", lambda route: route.fulfill(
+            body=FLOOR_PAGE, content_type="text/html",
+            headers={"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"}))
+        page.goto(f"{self.base}/floor.html", wait_until="commit")
+        page.wait_for_function("window.booted", timeout=TIMEOUT_MS)
+        ms = page.evaluate("window.booted")
+        context.close()
+        return ms
+
+    def cold_page(self):
+        """First verdict, next exercise by its link, re-runs, recovery after a loop, page weight."""
+        context = self.browser.new_context()
+        page = self.new_page(context)
+        transfers = []
+        page.on("requestfinished", lambda request: transfers.append(request))
+        page.goto(f"{self.base}/exercises/{FIRST}/", wait_until="commit")
+        first = page.evaluate(GRADE_WHEN_READY, self.solutions[FIRST])
+        weight = {}
+        for request in transfers:
+            if "/pyodide/" not in request.url:
+                sizes = request.sizes()
+                name = request.url.split("/")[-1].split("?")[0] or "index.html"
+                weight[name] = weight.get(name, 0) + sizes["responseBodySize"] + sizes["responseHeadersSize"]
+        following = page.evaluate(NEXT_BY_LINK, [NEXT, self.solutions[NEXT]])
+        reruns = [page.evaluate(RERUN, self.solutions[NEXT]) for _ in range(RERUNS)]
+        after_loop = page.evaluate(AFTER_LOOP, [LOOP.replace("sinusoidal_pe", "relative_shift"),
+                                                self.solutions[NEXT]])
+        context.close()
+        return first, following, statistics.median(reruns), after_loop, weight
+
+    def throttled_visits(self):
+        """First verdicts on the throttled link: cold, then a revisit once the service worker holds the site."""
+        context = self.browser.new_context()
+        page = self.new_page(context, throttled=True)
+        page.goto(f"{self.base}/exercises/{FIRST}/", wait_until="commit")
+        cold = page.evaluate(GRADE_WHEN_READY, self.solutions[FIRST])
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=TIMEOUT_MS)
+        page.close()
+        page = self.new_page(context, throttled=True)
+        page.goto(f"{self.base}/exercises/{FIRST}/", wait_until="commit")
+        warm = page.evaluate(GRADE_WHEN_READY, self.solutions[FIRST])
+        context.close()
+        return cold, warm
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--site", type=Path, help=f"a built site holding {FIRST} and {NEXT} (default: build one)")
+    parser.add_argument("--repeat", type=int, default=2, help="measurements of each figure; medians (default 2)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        site = args.site or Path(tmp) / "_site"
+        if args.site is None:
+            build_site(site)
+        server = make_server(site, "127.0.0.1", 0)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        warm_server(base, site)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            bench = Bench(browser, base)
+            runs = []
+            for _ in range(args.repeat):
+                runs.append((bench.floor(), *bench.cold_page(), *bench.throttled_visits()))
+            browser.close()
+        server.shutdown()
+    report(runs)
+
+
+def report(runs):
+    median = lambda i: statistics.median(run[i] for run in runs)  # noqa: E731
+    floor, first, following, rerun, after_loop = (median(i) for i in range(5))
+    cold, warm = median(6), median(7)
+    weight = runs[-1][5]
+    page_bytes = sum(weight.values())
+    rows = [
+        ("floor: bare Pyodide + numpy boot", floor, "", True),
+        ("first verdict, cold page", first, "<= 1.1 x floor", first <= 1.1 * floor),
+        ("next exercise's verdict, from the click", following, "<= 500 ms", following <= 500),
+        ("re-run (median)", rerun, "<= 100 ms", rerun <= 100),
+        ("verdict after a runaway loop, from the limit", after_loop, "<= 1000 ms", after_loop <= 1000),
+        ("throttled link: cold visit, first verdict", cold, "", True),
+        ("throttled link: warm revisit, first verdict", warm, "<= 0.5 x cold visit", warm <= 0.5 * cold),
+    ]
+    print(f"{len(runs)} run(s), medians; Chromium headless; throttled link: 20 Mbit/s, 20 ms")
+    print(f"{'figure':<47} {'ms':>8} {'vs floor':>9}  target")
+    for name, ms, target, met in rows:
+        print(f"{name:<47} {ms:>8.0f} {ms / floor:>9.2f}  {target}{'' if not target else ('  ok' if met else '  MISSED')}")
+    print(f"{'throttled: warm revisit / cold visit':<47} {'':>8} {warm / cold:>9.2f}")
+    breakdown = ", ".join(f"{name} {size / 1000:.1f}" for name, size in sorted(weight.items(), key=lambda kv: -kv[1]))
+    print(f"page weight without Pyodide: {page_bytes / 1000:.1f} kB transferred (target <= 300 kB"
+          f"{', ok' if page_bytes <= 300_000 else ', MISSED'}): {breakdown}")
+    print(json.dumps({"floor_ms": round(floor), "first_verdict_ms": round(first), "next_exercise_ms": round(following),
+                      "rerun_ms": round(rerun), "after_loop_ms": round(after_loop), "throttled_cold_ms": round(cold),
+                      "throttled_warm_ms": round(warm), "page_weight_bytes": page_bytes}))
+
+
+if __name__ == "__main__":
+    main()

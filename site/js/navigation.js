@@ -1,0 +1,94 @@
+// In-page navigation between the site's pages. A click on a link to another page
+// of the site fetches that page and swaps its <main>, title and <body> data in,
+// so the document, and with it the warm Python runtime, stays. The URL, history
+// and back/forward behave as with ordinary links; whatever cannot be swapped in
+// (another site, a failed fetch, a page built with other scripts) is left to a
+// normal navigation. Without JavaScript the links are plain links.
+
+/**
+ * siteRoot: URL of the site's root folder; only pages below it are swapped.
+ * leave() runs before the current page is taken down, enter() after the new one is in.
+ */
+export function startNavigation(siteRoot, { leave, enter }) {
+  const rootPath = new URL(siteRoot).pathname;
+  const pageScript = document.querySelector("script[type=module]")?.src;
+  let shownPath = pathOf(location);
+  let latest = 0; // the navigation whose page may be shown; earlier ones are stale
+
+  history.scrollRestoration = "manual"; // scroll is restored once the old page is back in
+  let scrollTimer = null;
+  window.addEventListener("scroll", () => {
+    clearTimeout(scrollTimer);
+    scrollTimer = setTimeout(() => history.replaceState({ ...history.state, scrollY: window.scrollY }, ""), 200);
+  }, { passive: true });
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest?.("a[href]");
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey
+        || event.shiftKey || event.altKey || (link.target && link.target !== "_self") || link.hasAttribute("download")) {
+      return;
+    }
+    const url = new URL(link.href);
+    if (!isSitePage(url) || (pathOf(url) === shownPath && url.hash)) return; // an anchor on this page
+    event.preventDefault();
+    navigate(url, { push: true });
+  });
+  window.addEventListener("popstate", (event) => {
+    if (pathOf(location) === shownPath) return; // a move between anchors of the shown page
+    navigate(new URL(location.href), { push: false, scrollY: event.state?.scrollY ?? 0 });
+  });
+
+  function isSitePage(url) {
+    return url.origin === location.origin && url.pathname.startsWith(rootPath)
+      && (url.pathname.endsWith("/") || url.pathname.endsWith(".html"));
+  }
+
+  async function navigate(url, { push, scrollY = 0 }) {
+    const id = ++latest;
+    clearTimeout(scrollTimer); // its position belongs to the entry being left
+    let doc;
+    try {
+      const response = await fetch(url.href, { headers: { Accept: "text/html" } });
+      if (!response.ok || !response.headers.get("Content-Type")?.startsWith("text/html")) throw new Error();
+      doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    } catch {
+      doc = null;
+    }
+    if (id !== latest) return;
+    const main = doc?.getElementById("main");
+    const script = doc?.querySelector("script[type=module]");
+    // A page of another build runs other scripts: it needs a document of its own.
+    if (!main || !script || new URL(script.getAttribute("src"), url).href !== pageScript) {
+      if (push) location.assign(url.href);
+      else location.reload();
+      return;
+    }
+    if (push) history.replaceState({ ...history.state, scrollY: window.scrollY }, "");
+    leave();
+    document.title = doc.title;
+    for (const name of Object.keys(document.body.dataset)) delete document.body.dataset[name];
+    Object.assign(document.body.dataset, doc.body.dataset);
+    document.getElementById("main").replaceWith(document.adoptNode(main));
+    if (push) history.pushState({ scrollY: 0 }, "", url.href);
+    shownPath = pathOf(url);
+    enter();
+    showPosition(url, push ? null : scrollY);
+  }
+}
+
+// New pages start at their anchor or top, with focus on the main heading so that
+// a screen reader announces the page; pages from the history get their scroll back.
+function showPosition(url, scrollY) {
+  const heading = document.querySelector("main h1");
+  if (heading) {
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+  }
+  const anchor = url.hash && document.getElementById(decodeURIComponent(url.hash.slice(1)));
+  if (scrollY !== null) window.scrollTo(0, scrollY);
+  else if (anchor) anchor.scrollIntoView();
+  else window.scrollTo(0, 0);
+}
+
+function pathOf(url) {
+  return url.pathname + url.search;
+}

@@ -1,0 +1,115 @@
+// Service worker: the site opens and grades offline after one visit, and opens
+// from local copies on later visits. The build writes it at the site root as
+// sw.js, after `const BUILD = {version, pages, files, isolate}` (sitebuild/offline.py).
+//
+// - install: precache every URL of BUILD into the cache of this build's version,
+//   copying unchanged files (same content hash) from older caches instead of
+//   downloading them again; a failed download fails the install, which the
+//   browser retries on a later visit.
+// - activate: take over at once and delete the caches of other builds.
+// - fetch: BUILD.pages (pages, grading data) from the network, falling back to
+//   the cache offline; BUILD.files (hash-versioned assets, Pyodide) cache first.
+// - BUILD.isolate: add COOP/COEP to what it serves, so pages are cross-origin
+//   isolated (needed for SharedArrayBuffer) even on hosts that cannot send headers.
+
+const CACHE_PREFIX = "mlex-";
+const CACHE_NAME = CACHE_PREFIX + BUILD.version;
+const HASH_HEADER = "X-Mlex-Hash";
+const scope = self.registration.scope;
+const hashes = new Map();
+const networkFirst = new Set();
+for (const [path, hash] of Object.entries(BUILD.pages)) {
+  hashes.set(new URL(path, scope).href, hash);
+  networkFirst.add(new URL(path, scope).href);
+}
+for (const [path, hash] of Object.entries(BUILD.files)) hashes.set(new URL(path, scope).href, hash);
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(precache().then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    const names = await caches.keys();
+    await Promise.all(names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME)
+      .map((name) => caches.delete(name)));
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET") return;
+  if (hashes.has(request.url)) {
+    event.respondWith(networkFirst.has(request.url) ? fromNetwork(request) : fromCache(request));
+  } else if (request.mode === "navigate") {
+    event.respondWith(fetch(request).then(isolated));
+  }
+});
+
+async function precache() {
+  const cache = await caches.open(CACHE_NAME);
+  const older = await olderCaches();
+  try {
+    await Promise.all([...hashes].map(async ([url, hash]) => {
+      for (const old of older) {
+        const kept = await old.match(url);
+        if (kept?.headers.get(HASH_HEADER) === hash) return cache.put(url, kept);
+      }
+      // Pages revalidate; the rest usually comes from the HTTP cache the first visit filled.
+      const response = await fetch(url, { cache: networkFirst.has(url) ? "no-cache" : "default" });
+      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+      return cache.put(url, await stamped(response, hash));
+    }));
+  } catch (err) {
+    await caches.delete(CACHE_NAME); // nothing half-filled is left behind
+    throw err;
+  }
+}
+
+async function olderCaches() {
+  const names = (await caches.keys()).filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME);
+  return Promise.all(names.map((name) => caches.open(name)));
+}
+
+async function fromNetwork(request) {
+  try {
+    return isolated(await fetch(request));
+  } catch (err) {
+    const cached = await caches.match(request.url, { cacheName: CACHE_NAME, ignoreVary: true });
+    if (cached) return cached;
+    throw err;
+  }
+}
+
+async function fromCache(request) {
+  const cached = await caches.match(request.url, { cacheName: CACHE_NAME, ignoreVary: true });
+  return cached ?? isolated(await fetch(request));
+}
+
+// The response with this build's content hash, and the isolation headers.
+async function stamped(response, hash) {
+  const headers = withIsolation(response.headers);
+  headers.set(HASH_HEADER, hash);
+  return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
+}
+
+function isolated(response) {
+  // Redirects and opaque responses must reach the page as they are.
+  if (!BUILD.isolate || response.type !== "basic" || response.redirected) return response;
+  return new Response(response.body, {
+    status: response.status, statusText: response.statusText, headers: withIsolation(response.headers),
+  });
+}
+
+// The body a service worker hands on is already decoded: drop the encoding of the transfer.
+function withIsolation(original) {
+  const headers = new Headers(original);
+  headers.delete("Content-Encoding");
+  headers.delete("Content-Length");
+  if (BUILD.isolate) {
+    headers.set("Cross-Origin-Opener-Policy", "same-origin");
+    headers.set("Cross-Origin-Embedder-Policy", "require-corp");
+  }
+  return headers;
+}

@@ -1,0 +1,62 @@
+"""Versioned asset URLs and the service worker that precaches the built site.
+
+Asset URLs carry a hash of the file (`assets/page.js?v=1a2b...`), so a browser
+may keep them for good and a rebuilt file gets a new URL. The service worker,
+written at the site root so that its scope covers every page, starts with the
+build's precache list and version (see site/js/service-worker.js).
+"""
+
+import hashlib
+import json
+
+from sitebuild.bundle import CHUNKS_DIR
+from sitebuild.pyodide_dist import browser_files
+
+SERVICE_WORKER = "sw.js"
+
+
+def versioned_asset_urls(assets_dir):
+    """{"page.js": "assets/page.js?v=<hash>", ...} for every asset except source maps and chunks
+    (whose names carry their hash already)."""
+    return {path.name: f"assets/{path.name}?v={_digest(path.read_bytes())}"
+            for path in sorted(assets_dir.iterdir()) if path.is_file() and path.suffix != ".map"}
+
+
+def editor_chunk_url(assets_dir):
+    """URL (relative to the site root) of the bundle's chunk holding the exercise page's editor."""
+    [chunk] = (assets_dir / CHUNKS_DIR).glob("exercise-view-*.js")
+    return f"assets/{CHUNKS_DIR}/{chunk.name}"
+
+
+def write_service_worker(out, source, asset_urls, isolate):
+    """Write out/sw.js: `source` (the worker's code) after its BUILD constant.
+
+    BUILD.pages are fetched fresh when online (network first), BUILD.files come from
+    the cache first; both map a URL relative to the site root to its content hash.
+    BUILD.isolate asks for the COOP/COEP headers that make the pages cross-origin isolated.
+    """
+    pages = {"./": _file_digest(out / "index.html"), "index.html": _file_digest(out / "index.html")}
+    for folder in sorted(path for path in (out / "exercises").iterdir() if path.is_dir()):
+        base = f"exercises/{folder.name}/"
+        pages[base] = _file_digest(folder / "index.html")
+        for name in ("grading.json", "solution.py"):
+            if (folder / name).is_file():
+                pages[base + name] = _file_digest(folder / name)
+    files = {url: url.split("?v=")[1] for url in asset_urls.values()}
+    files.update({f"assets/{CHUNKS_DIR}/{path.name}": _file_digest(path)
+                  for path in sorted((out / "assets" / CHUNKS_DIR).glob("*.js"))})
+    if (out / "pyodide").is_dir():
+        files.update({f"pyodide/{name}": _file_digest(out / "pyodide" / name) for name in browser_files(out / "pyodide")})
+    build = {"pages": pages, "files": files, "isolate": isolate}
+    build["version"] = _digest(json.dumps(build, sort_keys=True).encode())
+    (out / SERVICE_WORKER).write_text(f"const BUILD = {json.dumps(build, indent=1)};\n\n{source}", encoding="utf-8")
+    return build["version"]
+
+
+def _file_digest(path):
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()[:16]
+
+
+def _digest(data):
+    return hashlib.sha256(data).hexdigest()[:16]
