@@ -44,9 +44,7 @@ def bundle(project_root, assets_dir, cache):
                 _start_esbuild(esbuild, [sources["worker"]], WORKER_FORMAT, scratch, project_root)]
         errors = [error for error in map(_finish_esbuild, runs) if error]
         if errors:
-            raise BuildError("esbuild failed:
-" + "
-".join(errors))
+            raise BuildError("esbuild failed:\n" + "\n".join(errors))
         cache.put_folder(key, scratch)
         shutil.copytree(scratch, assets_dir, dirs_exist_ok=True)
 
