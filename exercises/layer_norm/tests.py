@@ -11,7 +11,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, tolerance_for
+from grader.core.checks import Failed, as_array, expect_close, fail, tolerance_for
+from grader.core.random_checks import array, compare_on_random_inputs
 
 
 def _num(x):
@@ -241,3 +242,31 @@ def test_float32_and_offset(layer_norm):
     _check(layer_norm, x.astype(np.float32), gamma.astype(np.float32), beta.astype(np.float32))
     _check(layer_norm, x.astype(np.float32), gamma, beta)
     _check(layer_norm, 1000.0 + x, gamma, beta)
+
+
+# Values within _SPREAD of _OFFSET: a variance computed as mean(x**2) - mean(x)**2 subtracts two numbers
+# near 1e10 and keeps only about 1e-6 of precision, far more than float64 rounding of the formula.
+_OFFSET, _SPREAD = 1e5, 4.0
+
+
+def _close_far_from_zero(result, expected, what):
+    """Compare at the precision of the result, naming the classic cause when it is off."""
+    base = tolerance_for(result)
+    tol = base * max(1.0, float(np.abs(expected).max()))
+    if base > 1e-9:  # in float32 the rounding of x itself (|x| * 6e-8) is amplified by 1 / std
+        tol *= _OFFSET / (_SPREAD / 4)
+    try:
+        expect_close(as_array(result, what=what), expected, atol=tol, rtol=0.0, what=what)
+    except Failed as exc:
+        fail(f"{exc} (adding a constant to a whole vector does not change its layer norm; with values near "
+             f"100000, a variance computed as mean(x**2) - mean(x)**2 loses its digits to rounding: average "
+             f"(x - mean)**2 instead, as np.var does)")
+
+
+def test_random_far_from_zero(layer_norm):
+    """Matches the formula on 30 random inputs whose values sit far from 0 (within 4 of 100000)"""
+    compare_on_random_inputs(
+        layer_norm, lambda x, gamma, beta: _expected(x, gamma, beta, 1e-5),
+        {"x": array(("T", "C"), low=_OFFSET - _SPREAD, high=_OFFSET + _SPREAD),
+         "gamma": array(("C",), low=0.5, high=2.0), "beta": array(("C",), low=-1.0, high=1.0)},
+        dims={"T": (1, 4), "C": (4, 8)}, count=30, seed=0, check=_close_far_from_zero)
