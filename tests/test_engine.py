@@ -52,6 +52,21 @@ def test_mutating_the_input_does_not_reach_the_test():
     assert report["passed"] is True
 
 
+def test_the_same_value_passed_twice_reaches_the_learner_as_two_copies():
+    # As offline, where each argument crosses the wire on its own: scaling q in place must not change k.
+    tests = '''
+import numpy as np
+
+def test_pair(scaled_dot):
+    """q scaled, k not"""
+    x = np.ones(2)
+    assert float(scaled_dot(x, x)) == 1.0, "k changed with q"
+'''
+    spec = GradingSpec("pair", "scaled_dot", tests)
+    report = grade(spec, "def scaled_dot(q, k):\n    q /= 2\n    return q @ k\n")
+    assert report["passed"] is True, report["tests"][0]["message"]
+
+
 def test_wrong_answer_fails_with_expected_and_got():
     report = grade(SPEC, "def double(x):\n    return x * 3\n")
     assert statuses(report) == ["failed", "failed", "passed"]

@@ -213,7 +213,10 @@ class InProcessLearner:
         deepcopy = copy.deepcopy
 
         def learner_function(*args, **kwargs):
-            args, kwargs = deepcopy((args, kwargs))  # the test's own values never reach the learner's code
+            # The test's own values never reach the learner's code. Each argument is copied on its own, as
+            # offline where each crosses the wire separately: f(q, q) gets two arrays, never one array twice.
+            args = tuple(deepcopy(value) for value in args)
+            kwargs = {name: deepcopy(value) for name, value in kwargs.items()}
             try:
                 return entry(*args, **kwargs)
             except BaseException as exc:
