@@ -12,7 +12,7 @@ from pathlib import Path
 
 from grader.assignment import AssignmentError, from_exercises, load_assignment
 from grader.batch import BatchError, Progress, read_records, run_batch, summarize
-from grader.browser_modules import BrowserModulesError, browser_modules
+from grader.pyodide.modules import BrowserModulesError, browser_modules
 from grader.checker.executors import ExecutorError, executor_address, make_executor
 from grader.checker.remote import DEFAULT_MEMORY_MB, Limits
 from grader.checker.sandbox import MODES, Sandbox, SandboxError

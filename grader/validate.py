@@ -36,11 +36,11 @@ from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
 from markup.markdown import MarkdownError, prerender, render_markdown
-from sitebuild.pyodide_dist import DistError, ensure_dist
+from grader.pyodide.dist import DistError, ensure_dist
 
 BUDGET_FRACTION = 0.25  # of time_limit: leaves room for a slower browser and a slower learner solution
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-NODE_RUNNER = PROJECT_ROOT / "sitebuild" / "pyodide_node.mjs"
+NODE_RUNNER = Path(__file__).resolve().parent / "pyodide" / "node_runner.mjs"
 NODE_STARTUP_SECONDS = 120
 OK, FAIL = "✓", "✗"
 FORMAT_CHECK = "format: files, metadata and Python syntax"

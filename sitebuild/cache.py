@@ -18,12 +18,6 @@ FOLDERS_KEPT = 8  # folder entries are large (megabytes): only the most recently
 MANIFEST = "manifest.json"
 
 
-def cache_root():
-    """$ML_EXERCISES_CACHE, else ~/.cache/ml-exercises: where the build keeps what it can reuse."""
-    if os.environ.get("ML_EXERCISES_CACHE"):
-        return Path(os.environ["ML_EXERCISES_CACHE"])
-    return Path.home() / ".cache" / "ml-exercises"
-
 
 def digest(*parts):
     """sha256 hex of `parts` (str or bytes), each length-prefixed so that no two sequences collide."""

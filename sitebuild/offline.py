@@ -10,7 +10,7 @@ import hashlib
 import json
 
 from sitebuild.bundle import CHUNKS_DIR
-from sitebuild.pyodide_dist import browser_files
+from grader.pyodide.dist import browser_files
 
 SERVICE_WORKER = "sw.js"
 

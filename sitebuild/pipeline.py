@@ -13,11 +13,11 @@ from markup.katex import MathUnavailable
 from markup.markdown import MarkdownError, prerender, render_markdown
 from sitebuild import BuildError
 from sitebuild.bundle import bundle, ensure_node_modules
-from sitebuild.cache import DiskCache, cache_root
+from sitebuild.cache import DiskCache
 from sitebuild.data import grader_core_files, grading_data
 from sitebuild.offline import editor_chunk_url, versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
-from sitebuild.pyodide_dist import DistError, browser_files, copy_dist, ensure_dist
+from grader.pyodide.dist import DistError, browser_files, cache_root, copy_dist, ensure_dist
 from sitebuild.render import Renderer
 from sitebuild.validation import Validator
 
@@ -33,7 +33,7 @@ class BuildOptions:
     project_root: Path = PROJECT_ROOT
     live_reload: bool = False  # pages poll the server and reload after a rebuild (build.py serve)
     use_cache: bool = True  # False: validate and render everything again (the results still refresh the cache)
-    cache_dir: Path | None = None  # None: sitebuild.cache.cache_root()
+    cache_dir: Path | None = None  # None: grader.pyodide.dist.cache_root()
 
 
 @dataclasses.dataclass(frozen=True)

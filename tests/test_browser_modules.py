@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy
 import pytest
 
-from grader.browser_modules import PYODIDE_FOLDER, BrowserModulesError, browser_modules
-from sitebuild.pyodide_dist import ensure_dist
+from grader.pyodide.modules import PYODIDE_FOLDER, BrowserModulesError, browser_modules
+from grader.pyodide.dist import ensure_dist
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISE = ROOT / "exercises" / "sinusoidal_pe"
@@ -37,7 +37,7 @@ def test_the_derived_modules_are_those_real_pyodide_imports():
     dist = ensure_dist(project_root=ROOT)
     code = ("import json, pkgutil, sys\n"
             "json.dumps(sorted(set(sys.builtin_module_names) | {m.name for m in pkgutil.iter_modules()}))")
-    process = subprocess.run(["node", str(ROOT / "sitebuild" / "pyodide_node.mjs"), str(dist)],
+    process = subprocess.run(["node", str(ROOT / "grader" / "pyodide" / "node_runner.mjs"), str(dist)],
                              input=json.dumps({"files": {}, "code": code}), capture_output=True, text=True,
                              timeout=300)
     assert process.returncode == 0, process.stderr

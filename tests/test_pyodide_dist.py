@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild import pyodide_dist
-from sitebuild.pyodide_dist import CORE_FILES, DistError, copy_dist, ensure_dist, verify_dist
+from grader.pyodide import dist as pyodide_dist
+from grader.pyodide.dist import CORE_FILES, DistError, copy_dist, ensure_dist, verify_dist
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNNER = ROOT / "sitebuild" / "pyodide_node.mjs"
+RUNNER = ROOT / "grader" / "pyodide" / "node_runner.mjs"
 NUMPY_WHEEL = "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl"
 
 

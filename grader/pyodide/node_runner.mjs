@@ -1,6 +1,6 @@
-// Run Python in real Pyodide under Node, offline, from a folder made by pyodide_dist.ensure_dist.
+// Run Python in real Pyodide under Node, offline, from a folder made by grader.pyodide.dist.ensure_dist.
 //
-//   node sitebuild/pyodide_node.mjs DIST_DIR < request.json
+//   node grader/pyodide/node_runner.mjs DIST_DIR < request.json
 //
 // request.json: {"files": {"relative/path.py": "source", ...}, "code": "python code"}
 // The files are written under /home/pyodide/, which is put on sys.path; `code`
@@ -16,7 +16,7 @@ const HOME = "/home/pyodide";
 
 async function main() {
   const distDir = process.argv[2];
-  if (!distDir) throw new Error("usage: node pyodide_node.mjs DIST_DIR < request.json");
+  if (!distDir) throw new Error("usage: node node_runner.mjs DIST_DIR < request.json");
   const indexURL = path.resolve(distDir) + path.sep;
   const request = JSON.parse(readFileSync(0, "utf8"));
 

@@ -3,7 +3,7 @@
 Offline grading refuses the others (see grader/learner/imports.py), so that a
 submission gets the verdict it gets in the browser.  The distribution is the
 npm `pyodide` package (node_modules/pyodide, installed by `npm ci`), the one
-sitebuild/pyodide_dist.py self-hosts:
+grader/pyodide/dist.py self-hosts:
 - python_stdlib.zip holds the standard library's Python modules and packages;
 - pyodide.asm.wasm exports a PyInit_<name> function for each built-in C module;
 - pyodide-lock.json gives the modules each package provides; the page loads
@@ -17,7 +17,7 @@ import re
 import zipfile
 from pathlib import Path
 
-PYODIDE_FOLDER = Path(__file__).resolve().parents[1] / "node_modules" / "pyodide"
+PYODIDE_FOLDER = Path(__file__).resolve().parents[2] / "node_modules" / "pyodide"
 SITE_PACKAGES = ("numpy",)  # the packages the page loads (site/js/worker.js)
 PAGE_MODULES = ("grader",)  # the page's own Python, the grader's core, which it puts on sys.path
 # Modules the interpreter creates itself while starting, so without a PyInit_ function.

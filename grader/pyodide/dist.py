@@ -15,6 +15,7 @@ Trust anchors:
 import filecmp
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -24,8 +25,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from grader.browser_modules import SITE_PACKAGES
-from sitebuild.cache import cache_root
+from grader.pyodide.modules import SITE_PACKAGES
 
 PYODIDE_VERSION = "0.27.7"
 CORE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -165,6 +165,13 @@ def _resolve(lock: dict, packages) -> dict:
         wanted[name] = lock["packages"][name]
         todo.extend(wanted[name]["depends"])
     return dict(sorted(wanted.items()))
+
+
+def cache_root():
+    """$ML_EXERCISES_CACHE, else ~/.cache/ml-exercises: where the build keeps what it can reuse."""
+    if os.environ.get("ML_EXERCISES_CACHE"):
+        return Path(os.environ["ML_EXERCISES_CACHE"])
+    return Path.home() / ".cache" / "ml-exercises"
 
 
 def _cache_root(cache_dir: Path | None) -> Path:
