@@ -14,6 +14,7 @@ const assetsUrl = new URL(body.dataset.assetsUrl, document.baseURI);
 const starter = JSON.parse(document.getElementById("starter-code").textContent);
 
 const runButton = document.getElementById("run-button");
+const stopButton = document.getElementById("stop-button");
 const resultsPanel = document.getElementById("results");
 const runtimeStatus = document.getElementById("runtime-status");
 
@@ -23,6 +24,7 @@ const runner = new Runner({
   pyodide: new URL(body.dataset.pyodideUrl, document.baseURI).href,
   graderFiles: new URL("grader-core.json", assetsUrl).href,
 }, (text) => { runtimeStatus.textContent = text; });
+window.runner = runner;
 let specRequest = null;
 loadSpec().catch(() => {}); // fetched early; a failure shows when Run is pressed
 
@@ -56,7 +58,10 @@ let runsInFlight = 0;
 
 async function gradeSubmission(source) {
   runsInFlight += 1;
+  const runHadFocus = document.activeElement === runButton;
   runButton.disabled = true;
+  stopButton.hidden = false;
+  if (runHadFocus) stopButton.focus();
   resultsPanel.setAttribute("aria-busy", "true");
   try {
     const spec = await loadSpec();
@@ -78,6 +83,8 @@ async function gradeSubmission(source) {
     runsInFlight -= 1;
     if (runsInFlight === 0) {
       runButton.disabled = false;
+      if (document.activeElement === stopButton) runButton.focus();
+      stopButton.hidden = true;
       resultsPanel.removeAttribute("aria-busy");
     }
   }
@@ -91,6 +98,7 @@ function runEditorCode() {
 }
 
 runButton.addEventListener("click", runEditorCode);
+stopButton.addEventListener("click", () => runner.stop());
 // Capture phase, so the editor does not also treat Mod-Enter as "insert blank line".
 window.addEventListener("keydown", (event) => {
   if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
