@@ -17,6 +17,7 @@ const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to
 // code wrote around the engine's capture (e.g. os.write(1, ...)), attributed to no test.
 const GLUE = `
 import dataclasses, json, linecache, signal, sys
+import numpy  # imported while booting, not in the first run: hidden tests and most submissions use it
 from grader.core.engine import SUBMISSION_FILENAME, GradingSpec, grade, load_tests
 from grader.core.report import ReportBuilder
 
