@@ -1,17 +1,18 @@
 """Build the static site into _site/, or build it and serve it.
 
-    python build.py [--out DIR] [--exercises DIR] [--pyodide-url URL | --pyodide-dist DIR]
+    python build.py [--out DIR] [--exercises DIR] [--pyodide-url URL | --pyodide-dist DIR] [--no-cache]
     python build.py serve [--port 8000] [--host 127.0.0.1] [same options]
 
 Exit code 2 when the site cannot be built (the message says which file and why).
 """
 
 import argparse
+import dataclasses
 import sys
 import threading
 from pathlib import Path
 
-from sitebuild import BuildError
+from sitebuild import BuildError, shown_path
 from sitebuild.pipeline import BuildOptions, build_site
 from sitebuild.live import BuildState, watch
 from sitebuild.serve import serve
@@ -29,19 +30,25 @@ def main(argv=None):
     options = BuildOptions(**{name: value for name, value in (
         ("out_dir", args.out), ("exercises_dir", args.exercises),
         ("pyodide_url", args.pyodide_url), ("pyodide_dist", args.pyodide_dist),
-    ) if value is not None}, live_reload=args.command == "serve")
-    validated = set()
+    ) if value is not None}, live_reload=args.command == "serve", use_cache=not args.no_cache)
     try:
-        count, seconds = build_site(options, validated)
+        report = build_site(options)
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
-    print(f"Built {count} exercise{'s' if count != 1 else ''} into {options.out_dir} in {seconds:.2f} s")
+    plural = "s" if report.exercises != 1 else ""
+    print(f"Built {report.exercises} exercise{plural} into {shown_path(options.out_dir)} in {report.seconds:.2f} s "
+          f"({report.summary()})")
+    if report.cache_warning:
+        print(f"warning: the build cache could not be written ({report.cache_warning}); "
+              "the next build will redo the work", file=sys.stderr)
     if args.command == "serve":
         state = BuildState()
         folders = (options.exercises_dir, options.project_root / "site")
-        threading.Thread(target=watch, args=(options, folders, state, validated), daemon=True).start()
-        print(f"Watching {', '.join(str(f) for f in folders)}: pages rebuild and reload on change.")
+        # Rebuilds read the cache even after --no-cache: the first build has just refreshed it.
+        rebuild_options = dataclasses.replace(options, use_cache=True)
+        threading.Thread(target=watch, args=(rebuild_options, folders, state), daemon=True).start()
+        print(f"Watching {', '.join(shown_path(f) for f in folders)}: pages rebuild and reload on change.")
         try:
             serve(options.out_dir, args.host or "127.0.0.1", 8000 if args.port is None else args.port, state)
         except OSError as exc:
@@ -63,6 +70,8 @@ def _parser():
     parser.add_argument("--pyodide-dist", type=Path, metavar="DIR",
                         help="take the self-hosted Pyodide from this official release folder "
                              "instead of node_modules + the wheel cache")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="validate and render every exercise again instead of reusing earlier results")
     parser.add_argument("--port", type=int, help="serve: port to listen on (default: 8000)")
     parser.add_argument("--host", help="serve: address to listen on (default: 127.0.0.1)")
     return parser

@@ -7,8 +7,11 @@ command's own start-up included), with the bubblewrap sandbox and without
 (`--sandbox none`), with one job and with one job per core.  Each ratio is
 against the floor; the target is at least 0.5 for the sandbox with one job per
 core, and the one-job ratio shows the cost per submission on a single core.
+With --dask, also through `--executor dask://` to a Dask LocalCluster on this
+machine (one worker process per core): what the scheduler and the transport
+cost against the local executor, before more machines add throughput.
 
-    python benchmarks/batch_throughput.py [--count 200]
+    python benchmarks/batch_throughput.py [--count 200] [--dask]
 """
 
 import argparse
@@ -41,20 +44,28 @@ def in_process_rate(files):
     return len(files) / (time.perf_counter() - started)
 
 
-def batch_rate(folder, out, sandbox, jobs, count):
+def batch_rate(folder, out, count, *options):
     started = time.perf_counter()
     process = subprocess.run([sys.executable, "-m", "grader", "batch", EXERCISE, str(folder), "--out", str(out),
-                              "--jobs", str(jobs), "--sandbox", sandbox], cwd=ROOT, capture_output=True, text=True)
+                              *options], cwd=ROOT, capture_output=True, text=True)
     seconds = time.perf_counter() - started
     graded = len(out.read_text().splitlines()) if out.exists() else 0
     if process.returncode != 0 or graded != count:
-        sys.exit(f"batch --sandbox {sandbox} --jobs {jobs} failed ({graded}/{count} graded):\n{process.stderr}")
+        sys.exit(f"batch {' '.join(options)} failed ({graded}/{count} graded):\n{process.stderr}")
     return count / seconds
+
+
+def dask_rate(folder, out, count, workers):
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        address = cluster.scheduler_address.replace("tcp://", "dask://")
+        return batch_rate(folder, out, count, "--executor", address, "--sandbox", "bwrap")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=200, help="submissions to grade per mode (default 200)")
+    parser.add_argument("--dask", action="store_true", help="also grade on a Dask LocalCluster of this machine")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory() as tmp:
@@ -69,8 +80,11 @@ def main():
         for sandbox in ("bwrap", "none"):
             for jobs in sorted({1, cores}):
                 out = Path(tmp) / f"results-{sandbox}-{jobs}.jsonl"
-                rows.append((f"batch --sandbox {sandbox} --jobs {jobs}", batch_rate(folder, out, sandbox, jobs,
-                                                                                   args.count)))
+                rows.append((f"batch --sandbox {sandbox} --jobs {jobs}",
+                             batch_rate(folder, out, args.count, "--sandbox", sandbox, "--jobs", str(jobs))))
+        if args.dask:
+            rows.append((f"batch --executor dask:// ({cores} workers)",
+                         dask_rate(folder, Path(tmp) / "results-dask.jsonl", args.count, cores)))
 
     print(f"{args.count} submissions of {EXERCISE}, {cores} core(s)")
     print(f"{'mode':<46} {'submissions/s':>14} {'vs floor':>9}")

@@ -7,3 +7,4 @@ tests, never learner code) and `grader.learner` (runs learner code, inside the
 sandbox), talking through `grader.wire` (data only); then exercise loading,
 validation and the command line.
 """
+__version__ = "1.1.0"

@@ -5,9 +5,15 @@ file (or the file named by --entry-file); every other entry is listed with the
 reason it is not graded (hidden ones, ".name", are ignored).  A file is read
 only if it is a regular, UTF-8 file of at most 1 MB.
 
+With several exercises (an assignment), a learner is a folder `NAME/` (the
+layout LMS exports use), holding each exercise's file (`Part.file_name`); a
+file that is missing or cannot be graded is recorded as 0 points with the reason.
+
 The results file is JSON Lines (one report per line, plus "submission",
-"exercise", "submission_sha256" and "tests_sha256") or CSV (one row per
-submission, a status column per hidden test) when its name ends in .csv.  It
+"exercise", "submission_sha256", "tests_sha256", "graded_at" and
+"grader_version", and "missing" for a file not graded) or, for one exercise,
+CSV (one row per submission, a status column per hidden test) when its name
+ends in .csv.  It
 is locked while a batch writes it.  Only the main thread writes it, a whole
 record at a time, flushed and synced, so an interruption loses nothing already
 graded.  A rerun reuses a record only when the submission's bytes and the
@@ -15,15 +21,18 @@ hidden tests are the ones it was graded with; a regraded submission's new record
 is appended, then replaces the old one when the file is rewritten at the end
 (atomically: a temporary file, synced, renamed over it).  A torn last record
 from a crash is dropped; a file holding anything else than this exercise's
-records is refused, untouched.
+records is refused, untouched.  The outputs for instructors (grader/outputs/) are
+made from these records.
 """
 
 import contextlib
 import csv
 import dataclasses
+import datetime
 import fcntl
 import hashlib
 import json
+import math
 import os
 import re
 import stat
@@ -31,18 +40,19 @@ import sys
 import tempfile
 import time
 
-from grader.checker.supervisor import Grader
+from grader import __version__
+from grader.checker.supervisor import load_test_names
 from grader.core.report import STATUSES
+from grader.spreadsheet import safe_cell
 from grader.submission import SubmissionError, decode_source, display, read_bytes
 
-CSV_FIRST_COLUMNS = ("submission", "passed", "score", "error")            # then a column per hidden test
-CSV_LAST_COLUMNS = ("exercise", "submission_sha256", "tests_sha256")
-RECORD_FIELDS = {"submission": str, "exercise": str, "submission_sha256": str, "tests_sha256": str,
-                 "score": str, "passed": bool, "error": (str, type(None)), "tests": list}
+CSV_FIRST_COLUMNS = ("submission", "passed", "score", "max_score", "error")  # then a column per hidden test
+CSV_LAST_COLUMNS = ("exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version")
+RECORD_FIELDS = {"submission": str, "exercise": str, "submission_sha256": (str, type(None)), "tests_sha256": str,
+                 "score": (int, float), "max_score": (int, float), "passed": bool, "error": (str, type(None)),
+                 "tests": list}
 SHA256 = re.compile(r"[0-9a-f]{64}")
-SCORE = re.compile(r"[0-9]+/[0-9]+")
 OPEN_FLAGS = os.O_NONBLOCK | os.O_CLOEXEC  # O_NONBLOCK: a FIFO or device given as --out must not block
-CSV_NEUTRALISED = ("=", "+", "-", "@", "\t", "\r", "'")  # formula starts, and the quote itself (so it reads back)
 UNICODE_LINE_BREAKS = ("\x85", "\u2028", "\u2029")  # escaped in JSONL too; json.dumps escapes the ASCII ones
 
 
@@ -67,6 +77,19 @@ class Submission:
 
 def find_submissions(folder, entry_file=None):
     """(submissions, not graded): the learners in `folder`, and (name, reason) for every other entry."""
+    entries, not_graded = _entries(folder)
+    submissions = []
+    for name, path in entries:
+        submission = _learner(name, path, entry_file)
+        if isinstance(submission, Submission):
+            submissions.append(submission)
+        else:
+            not_graded.append((name, submission))
+    return submissions, not_graded
+
+
+def _entries(folder):
+    """([(name shown, path)] of the entries of `folder` that are not hidden, [(name, why not graded)])."""
     shown = display(folder)
     folder = os.fspath(folder)
     if not os.path.exists(folder):
@@ -77,7 +100,7 @@ def find_submissions(folder, entry_file=None):
         entries = sorted(os.listdir(folder))
     except OSError as exc:
         raise BatchError(f"{shown}: cannot be read ({exc.strerror})") from None
-    submissions, not_graded, names = [], [], set()
+    found, not_graded, names = [], [], set()
     for entry in entries:
         if entry.startswith("."):
             continue
@@ -86,12 +109,8 @@ def find_submissions(folder, entry_file=None):
             not_graded.append((name, "another entry has the same name once shown with escapes"))
             continue
         names.add(name)
-        submission = _learner(name, os.path.join(folder, entry), entry_file)
-        if isinstance(submission, Submission):
-            submissions.append(submission)
-        else:
-            not_graded.append((name, submission))
-    return submissions, not_graded
+        found.append((name, os.path.join(folder, entry)))
+    return found, not_graded
 
 
 def _learner(name, path, entry_file):
@@ -172,10 +191,15 @@ class ResultsFile:
             os.close(fd)  # another batch replaced the file while this one was opening it: open the new one
         raise BatchError(f"{self.shown}: another batch is writing this results file")
 
-    def load(self, exercise_id, tests_sha256, test_names, force):
+    def load(self, exercises, force):
         """Read the records already there (none with `force`: the file is emptied); BatchError, the file
-        untouched, when they are not this exercise's records."""
-        self.exercise_id, self.tests_sha256, self.test_names = exercise_id, tests_sha256, list(test_names)
+        untouched, when they are not records of `exercises` ({id: Graded})."""
+        self.exercises = exercises
+        if self.csv and len(exercises) > 1:
+            raise BatchError(f"{self.shown}: a CSV results file holds one exercise's results; "
+                             "use a .jsonl results file for several exercises")
+        test_names = next(iter(exercises.values())).test_names
+        self.test_names = list(test_names)
         self.columns = CSV_FIRST_COLUMNS + tuple(test_names) + CSV_LAST_COLUMNS
         data = b"" if force else self._read()
         complete = data[:data.rfind(b"\n") + 1]  # what follows the last newline is a record torn by a crash
@@ -221,7 +245,8 @@ class ResultsFile:
                 row[-len(CSV_LAST_COLUMNS):]
             self._keep(number, {
                 **dict(zip(CSV_FIRST_COLUMNS, first)), **dict(zip(CSV_LAST_COLUMNS, last)),
-                "passed": {"true": True, "false": False}.get(first[1], first[1]), "error": first[3] or None,
+                "passed": {"true": True, "false": False}.get(first[1], first[1]), "error": first[4] or None,
+                "score": _number(first[2]), "max_score": _number(first[3]), "submission_sha256": last[1] or None,
                 "tests": [{"name": n, "status": s} for n, s in zip(tests, statuses) if s]})
         return header
 
@@ -236,40 +261,47 @@ class ResultsFile:
         problem = _record_problem(record)
         if problem:
             self._corrupt(number, problem)
-        if record["exercise"] != self.exercise_id:
+        if record["exercise"] not in self.exercises:
+            names = ", ".join(map(repr, self.exercises))
             raise BatchError(f"{self.shown}: holds results of exercise {record['exercise'][:80]!r}, "
-                             f"not of {self.exercise_id!r}; use another --out (or --force to replace them)")
-        if record["submission"] in self.records:
+                             f"not of {names}; use another --out (or --force to replace them)")
+        key = (record["exercise"], record["submission"])
+        if key in self.records:
             self._rewrite_at_close = True  # a regrade appended by a run that was killed: keep the last one
-            del self.records[record["submission"]]
-        self.records[record["submission"]] = record
+            del self.records[key]
+        self.records[key] = record
 
     def _corrupt(self, number, problem):
         raise BatchError(f"{self.shown}:{number}: not a results record ({problem}); "
                          "use --force to grade everything again, or another --out")
 
-    def reusable(self, name, submission_sha256):
-        """The record of submission `name` if it graded these bytes with these hidden tests, else None."""
-        record = self.records.get(name)
+    def reusable(self, exercise_id, name, submission_sha256, missing=None):
+        """The record of submission `name` if it graded these bytes (or found the file missing for the
+        same reason) with these hidden tests and points, else None."""
+        record = self.records.get((exercise_id, name))
+        graded = self.exercises[exercise_id]
         if (record is not None and record["submission_sha256"] == submission_sha256
-                and record["tests_sha256"] == self.tests_sha256
-                and [t["name"] for t in record["tests"]] == self.test_names):
+                and record.get("missing") == missing and record["tests_sha256"] == graded.tests_sha256
+                and [t["name"] for t in record["tests"]] == graded.test_names
+                and record["max_score"] == graded.max_score
+                and (self.csv or [t.get("max_score") for t in record["tests"]] == graded.points)):
             return record
         return None
 
     def add(self, record):
-        name = record["submission"]
-        if name in self.records:
+        key = (record["exercise"], record["submission"])
+        if key in self.records:
             self._rewrite_at_close = True  # the old record stays in the file until then
-        self.records[name] = record
+        self.records[key] = record
         self._append(self._line(record))
 
     def _line(self, record):
         if self.csv:
             statuses = {t["name"]: t["status"] for t in record["tests"]}
-            return self._csv_line([record["submission"], str(record["passed"]).lower(), record["score"],
-                                   record["error"] or ""] + [statuses.get(name, "") for name in self.test_names]
-                                  + [record[key] for key in CSV_LAST_COLUMNS])
+            return self._csv_line([record["submission"], str(record["passed"]).lower(), f"{record['score']:g}",
+                                   f"{record['max_score']:g}", record["error"] or ""]
+                                  + [statuses.get(name, "") for name in self.test_names]
+                                  + [record.get(key) or "" for key in CSV_LAST_COLUMNS])
         line = json.dumps(record, ensure_ascii=False, allow_nan=False)
         # JSON lets these stand unescaped, but readers that split on every Unicode line break would cut the record.
         for separator in UNICODE_LINE_BREAKS:
@@ -280,8 +312,7 @@ class ResultsFile:
     def _csv_line(cells):
         """One physical line: line breaks in a cell become spaces; a cell that a spreadsheet would take for
         a formula gets a leading quote."""
-        cells = [re.sub(r"[\r\n]+", " ", str(cell)) for cell in cells]
-        cells = ["'" + cell if cell.startswith(CSV_NEUTRALISED) else cell for cell in cells]
+        cells = [safe_cell(cell) for cell in cells]
         buffer = _LineBuffer()
         csv.writer(buffer, lineterminator="\n").writerow(cells)
         return buffer.line
@@ -335,6 +366,40 @@ class ResultsFile:
         self.close()
 
 
+def read_records(path):
+    """The records of a JSON Lines results file, the last of each (exercise, submission) in the file;
+    BatchError naming the file and line of anything else."""
+    shown = display(path)
+    if os.fspath(path).lower().endswith(".csv"):
+        raise BatchError(f"{shown}: reports are made from a JSON Lines results file; a CSV keeps no messages")
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError as exc:
+        raise BatchError(f"{shown}: cannot be read ({exc.strerror})") from None
+    records = {}
+    for number, line in enumerate(data.split(b"\n")[:-1], 1):
+        try:
+            record = json.loads(line.decode("utf-8"), parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            record = None
+        problem = _record_problem(record) if record is not None else "not JSON"
+        if problem:
+            raise BatchError(f"{shown}:{number}: not a results record ({problem})")
+        records.pop((record["exercise"], record["submission"]), None)
+        records[(record["exercise"], record["submission"])] = record
+    return list(records.values())
+
+
+def _number(text):
+    """A CSV cell's number, or the text itself when it is not one (the record check then refuses it)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return int(value) if value.is_integer() else value
+
+
 def _no_constant(name):
     raise ValueError(f"{name} is not a JSON value")
 
@@ -353,11 +418,15 @@ def _record_problem(record):
             return f"no {key!r}"
         if not isinstance(record[key], kind):
             return f"{key!r} has the wrong type"
+    missing = record.get("missing")
+    if not (missing is None or type(missing) is str) or (missing is None) == (record["submission_sha256"] is None):
+        return "'missing' and 'submission_sha256' disagree"
     for key in ("submission_sha256", "tests_sha256"):
-        if not SHA256.fullmatch(record[key]):
+        if record[key] is not None and not SHA256.fullmatch(record[key]):
             return f"{key!r} is not a SHA-256"
-    if not SCORE.fullmatch(record["score"]):
-        return "'score' is not passed/total"
+    for key in ("score", "max_score"):
+        if type(record[key]) is bool or not 0 <= record[key] < math.inf:
+            return f"{key!r} is not a number of points"
     for test in record["tests"]:
         if type(test) is not dict or type(test.get("name")) is not str or test.get("status") not in STATUSES:
             return "'tests' holds something else than tests with a name and a status"
@@ -379,59 +448,152 @@ def _sync_folder(folder):
         os.close(fd)
 
 
-def run_batch(exercise, folder, out, limits, jobs, force, progress, start_sandbox, entry_file=None):
-    """Grade every learner in `folder` not already graded in `out` with these bytes and these hidden tests.
+@dataclasses.dataclass(frozen=True)
+class Graded:
+    """What an exercise's records must have been graded with to be reused."""
+    tests_sha256: str
+    test_names: list
+    points: list      # each test's max_score, in order
 
-    Returns (the records of the folder's learners, the hidden tests' names, [(name, why not graded)]).
+    @property
+    def max_score(self):
+        return sum(self.points)
+
+
+@dataclasses.dataclass(frozen=True)
+class Learner:
+    """One learner's file for one exercise; `submission` reads it (it may be missing)."""
+    exercise_id: str
+    submission: Submission
+
+
+def run_batch(assignment, folder, out, limits_for, executor, force, progress, entry_file=None, by_student=False):
+    """Grade every learner in `folder` not already graded in `out` with these bytes and these hidden tests,
+    with `executor` (see grader/checker/executors.py).
+
+    One learner per entry of `folder` (see find_submissions), or, `by_student`, one per folder holding a
+    file for each exercise of `assignment`.  Returns (the records of the folder's learners, in order,
+    {exercise id: hidden test names}, [(name, why not graded)]).
     """
-    submissions, not_graded = find_submissions(folder, entry_file)
-    tests_sha256 = hashlib.sha256(exercise.tests_source.encode()).hexdigest()
-    with ResultsFile(out) as results, contextlib.closing(start_sandbox()) as sandbox:
-        grader = Grader(exercise.grading_spec(), limits, sandbox)
-        results.load(exercise.id, tests_sha256, grader.test_names, force)
-        todo, gradable = [], []
-        for submission in submissions:
+    if by_student:
+        learners, not_graded = find_students(folder, assignment)
+    else:
+        submissions, not_graded = find_submissions(folder, entry_file)
+        learners = [Learner(assignment.parts[0].exercise.id, submission) for submission in submissions]
+    # The hidden tests load before the results file opens, so a broken exercise writes nothing.
+    exercises, graded = {}, {}
+    for part in assignment.parts:
+        exercise = exercises[part.exercise.id] = part.exercise
+        test_names = load_test_names(exercise.grading_spec())
+        exercise.check_points(test_names)
+        graded[exercise.id] = Graded(hashlib.sha256(exercise.tests_source.encode()).hexdigest(),
+                                     test_names, _points(exercise, test_names))
+    with ResultsFile(out) as results, executor:
+        results.load(graded, force)
+        todo, kept, missing = [], [], 0
+        for learner in learners:
+            submission = learner.submission
             try:
                 submission_sha256, _ = submission.read()
             except SubmissionError as exc:
-                not_graded.append((submission.name, submission.reason(exc)))
-                continue
-            gradable.append(submission)
-            if not results.reusable(submission.name, submission_sha256):
-                todo.append(submission)
-        progress.start(total=len(gradable), done=len(gradable) - len(todo))
-
-        def sources():  # each read again when its turn comes: graded and hashed as it is then
-            for submission in todo:
-                try:
-                    submission_sha256, source = submission.read()
-                except SubmissionError as exc:
+                if not by_student:
                     not_graded.append((submission.name, submission.reason(exc)))
-                    gradable.remove(submission)
-                    progress.total -= 1
                     continue
-                yield (submission.name, submission_sha256), source
-
+                reason = submission.reason(exc)
+                if not results.reusable(learner.exercise_id, submission.name, None, reason):
+                    results.add(_missing_record(learner, reason, graded[learner.exercise_id]))
+                kept.append(learner)
+                missing += 1
+                continue
+            kept.append(learner)
+            if not results.reusable(learner.exercise_id, submission.name, submission_sha256):
+                todo.append(learner)
+        present = len(kept) - missing  # a missing file is recorded, not graded
+        progress.start(total=present, done=present - len(todo))
         try:
-            with contextlib.closing(grader.grade_all(sources(), jobs)) as graded:
-                for (name, submission_sha256), report in graded:
-                    record = _record(name, submission_sha256, tests_sha256, report)
-                    results.add(record)
-                    progress.advance(record)
+            for exercise_id, exercise in exercises.items():
+                items = _sources([learner for learner in todo if learner.exercise_id == exercise_id],
+                                 kept, not_graded, progress, by_student, results, graded[exercise_id])
+                reports = executor.grade(exercise.grading_spec(), limits_for(exercise), graded[exercise_id].test_names,
+                                         items)
+                with contextlib.closing(reports):
+                    for (name, submission_sha256), report in reports:
+                        record = _record(name, submission_sha256, graded[exercise_id].tests_sha256, report)
+                        results.add(record)
+                        progress.advance(record)
         finally:
             progress.finish()
-        return [results.records[s.name] for s in gradable], grader.test_names, sorted(not_graded)
+        records = [results.records[(learner.exercise_id, learner.submission.name)] for learner in kept]
+        return records, {exercise_id: g.test_names for exercise_id, g in graded.items()}, sorted(not_graded)
+
+
+def _sources(learners, kept, not_graded, progress, by_student, results, graded):
+    """(key, source) of each learner's file, read again when its turn comes: graded and hashed as it is then."""
+    for learner in learners:
+        submission = learner.submission
+        try:
+            submission_sha256, source = submission.read()
+        except SubmissionError as exc:
+            progress.total -= 1
+            if by_student:
+                results.add(_missing_record(learner, submission.reason(exc), graded))
+            else:
+                not_graded.append((submission.name, submission.reason(exc)))
+                kept.remove(learner)
+            continue
+        yield (submission.name, submission_sha256), source
+
+
+def find_students(folder, assignment):
+    """(learners, not graded): for each student's folder in `folder`, its file for each exercise."""
+    entries, not_graded = _entries(folder)
+    learners = []
+    for name, path in entries:
+        if not os.path.isdir(path):
+            not_graded.append((name, "not a student's folder (each student's files go in a folder of their own)"))
+            continue
+        for part in assignment.parts:
+            submission = Submission(name, os.path.join(path, part.file_name), display(part.file_name))
+            learners.append(Learner(part.exercise.id, submission))
+    return learners, not_graded
+
+
+def _points(exercise, test_names):
+    return [exercise.points.get(name, 1) for name in test_names]
 
 
 def _record(name, submission_sha256, tests_sha256, report):
-    passed_tests = sum(t["status"] == "passed" for t in report["tests"])
     return {"submission": name, "exercise": report["exercise"], "submission_sha256": submission_sha256,
-            "tests_sha256": tests_sha256, "score": f"{passed_tests}/{len(report['tests'])}", **report}
+            "tests_sha256": tests_sha256, "graded_at": _now(), "grader_version": __version__, **report}
+
+
+def _missing_record(learner, reason, graded):
+    """The record of a file that could not be graded: 0 points, `reason` as the error."""
+    message = f"Not run: {reason}."
+    tests = [{"name": name, "status": "error", "message": message, "duration_ms": 0.0, "stdout": "",
+              "score": 0, "max_score": worth} for name, worth in zip(graded.test_names, graded.points)]
+    return {"submission": learner.submission.name, "exercise": learner.exercise_id, "submission_sha256": None,
+            "tests_sha256": graded.tests_sha256, "graded_at": _now(), "grader_version": __version__,
+            "missing": reason, "passed": False, "error": reason, "tests": tests, "stdout": "",
+            "score": 0, "max_score": graded.max_score}
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def summarize(records, test_names, not_graded=()):
-    """The end-of-run summary: how many passed, each hidden test's pass rate, and what was not graded."""
-    lines = _pass_rates(records, test_names)
+    """The end-of-run summary: how many passed, each hidden test's pass rate, and what was not graded.
+
+    `test_names`: {exercise id: its hidden tests' names}; with several exercises, a part for each."""
+    if len(test_names) == 1:
+        lines = _pass_rates(records, *test_names.values())
+    else:
+        lines = []
+        for exercise_id, names in test_names.items():
+            lines += [f"== {exercise_id} ==", *_pass_rates([r for r in records if r["exercise"] == exercise_id],
+                                                          names), ""]
+        lines.pop()
     if not_graded:
         lines += ["", f"Not graded ({len(not_graded)}):"] + [f"  {name}: {reason}" for name, reason in not_graded]
     return "\n".join(lines)
@@ -449,7 +611,10 @@ def _pass_rates(records, test_names):
         rate = count / total
         bar = "#" * round(rate * 20)
         lines.append(f"  {100 * rate:5.1f}%  {bar:<20}  {name}  ({count}/{total})")
-    errors = sum(r["error"] is not None for r in records)
+    missing = sum("missing" in r for r in records)
+    if missing:
+        lines.append(f"\n{missing} file(s) missing or not gradable, counted as 0 points.")
+    errors = sum(r["error"] is not None and "missing" not in r for r in records)
     if errors:
         lines.append(f"\n{errors} submission(s) could not be loaded (syntax error, crash at import, no entry function).")
     return lines
@@ -458,9 +623,10 @@ def _pass_rates(records, test_names):
 class Progress:
     """A progress bar on a terminal, one plain line per submission otherwise (on stderr)."""
 
-    def __init__(self, stream=sys.stderr):
+    def __init__(self, stream=sys.stderr, show_exercise=False):
         self.stream = stream
         self.tty = stream.isatty()
+        self.show_exercise = show_exercise
 
     def start(self, total, done):
         self.total, self.done, self.graded_now, self.passed = total, done, 0, 0
@@ -476,7 +642,8 @@ class Progress:
         if self.tty:
             self._draw()
         else:
-            self._print_line(f"[{self.done}/{self.total}] {record['submission']}: {record['score']} tests passed"
+            label = record["submission"] + (f" / {record['exercise']}" if self.show_exercise else "")
+            self._print_line(f"[{self.done}/{self.total}] {label}: {record['score']:g}/{record['max_score']:g} points"
                              + (" (could not load)" if record["error"] else ""))
 
     def _draw(self):

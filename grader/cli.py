@@ -1,19 +1,26 @@
 """`python -m grader`: grade submissions and list exercises from the command line."""
 
 import argparse
+import functools
 import json
 import os
 import signal
 import sys
+import tempfile
 import unicodedata
 from pathlib import Path
 
-from grader.batch import BatchError, Progress, run_batch, summarize
+from grader.assignment import AssignmentError, from_exercises, load_assignment
+from grader.batch import BatchError, Progress, read_records, run_batch, summarize
+from grader.browser_modules import BrowserModulesError, browser_modules
+from grader.checker.executors import ExecutorError, executor_address, make_executor
 from grader.checker.remote import DEFAULT_MEMORY_MB, Limits
 from grader.checker.sandbox import MODES, Sandbox, SandboxError
 from grader.checker.supervisor import Grader
 from grader.core.engine import TestsError
 from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find_exercise, load_all, load_exercise
+from grader.outputs import Plan, class_results, gradescope, write_outputs
+from grader.outputs.atomic import write_atomically
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 from grader.submission import SubmissionError, read_source
 
@@ -38,7 +45,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.command(args)
-    except (ExerciseError, TestsError, UsageError, BatchError, SandboxError) as exc:
+    except (ExerciseError, TestsError, UsageError, BatchError, SandboxError, ExecutorError, AssignmentError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
@@ -62,20 +69,47 @@ def _parser():
     check.set_defaults(command=run_check)
 
     batch = commands.add_parser("batch", help="grade a folder of submissions: one learner per .py file, "
-                                              "or per folder holding one")
-    batch.add_argument("exercise", help="exercise id (folder under exercises/) or path to an exercise folder")
-    batch.add_argument("folder", type=Path, help="folder of submissions: NAME.py files, NAME/ folders holding "
-                                                 "one .py file (or the --entry-file)")
+                                              "or per folder holding one; or an assignment of several exercises",
+                                usage="python -m grader batch [options] EXERCISE FOLDER\n"
+                                      "       python -m grader batch [options] FOLDER "
+                                      "(--exercise EXERCISE ... | --assignment FILE)")
+    batch.add_argument("targets", nargs="+", metavar="[EXERCISE] FOLDER",
+                       help="an exercise id (or path to an exercise folder) and a folder of submissions: NAME.py "
+                            "files, NAME/ folders holding one .py file (or the --entry-file); with --exercise or "
+                            "--assignment, only the class folder: one folder per student")
+    _add_assignment_options(batch)
     batch.add_argument("--out", type=Path, help="results file: JSON Lines, or CSV when it ends in .csv "
-                                                 "(default: <exercise>-results.jsonl)")
+                                                 "(default: <exercise or assignment>-results.jsonl)")
+    batch.add_argument("--reports", type=Path, metavar="DIR",
+                       help="also write the gradebook, feedback, Gradescope, JUnit and HTML reports and the "
+                            "summary into DIR (JSON Lines results only)")
     batch.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1,
-                       help="submissions graded at once (default: the number of cores)")
+                       help="submissions graded at once with --executor local (default: the number of cores)")
+    batch.add_argument("--executor", type=_executor, default="local", metavar="WHERE",
+                       help="where to grade: local (this machine, the default) or dask://HOST:PORT "
+                            "(the workers of a Dask scheduler; see README.md)")
     batch.add_argument("--force", action="store_true", help="grade everything again, replacing the results file")
     batch.add_argument("--entry-file", type=_file_name, metavar="FILE",
                        help="in a learner's folder, the file to grade when it holds several .py files "
                             "(e.g. submission.py)")
     _add_limit_options(batch)
     batch.set_defaults(command=run_batch_command)
+
+    report = commands.add_parser("report", help="write the reports of a results file (JSON Lines) again")
+    report.add_argument("results", type=Path, help="a results file written by `batch`")
+    report.add_argument("--reports", type=Path, metavar="DIR", required=True, help="where to write them")
+    _add_assignment_options(report)
+    report.set_defaults(command=run_report)
+
+    scope = commands.add_parser("gradescope", help="inside Gradescope's autograder: grade the submission folder "
+                                                   "and write results.json")
+    _add_assignment_options(scope)
+    scope.add_argument("--submission", type=Path, default=Path("/autograder/submission"), metavar="DIR",
+                       help="the student's files (default: /autograder/submission)")
+    scope.add_argument("--results", type=Path, default=Path("/autograder/results/results.json"), metavar="FILE",
+                       help="where to write results.json (default: /autograder/results/results.json)")
+    _add_limit_options(scope)
+    scope.set_defaults(command=run_gradescope)
 
     listing = commands.add_parser("list", help="list the exercises")
     listing.set_defaults(command=run_list)
@@ -106,10 +140,23 @@ def _add_root_option(parser):
                         help="the folder holding the exercises (default: exercises/)")
 
 
+def _add_assignment_options(parser):
+    parser.add_argument("--exercise", action="append", default=[], metavar="EXERCISE", dest="exercises",
+                        help="an exercise of the assignment (repeat for several); each student's folder holds "
+                             "a file for each")
+    parser.add_argument("--assignment", type=Path, metavar="FILE",
+                        help="a TOML file listing the exercises, with optional weights and file names")
+    parser.add_argument("--file-pattern", default="{id}.py", metavar="PATTERN",
+                        help="with --exercise, each exercise's file in a student's folder (default: {id}.py)")
+
+
 def _add_limit_options(parser):
     parser.add_argument("--timeout", type=_timeout, metavar="SECONDS",
                         help="time the submission's code may run, loading and all tests together "
                              f"(default: the exercise's time_limit; at most {MAX_TIMEOUT_SECONDS})")
+    parser.add_argument("--test-timeout", type=_timeout, metavar="SECONDS",
+                        help="time the submission's code may run during any one test "
+                             "(default: the exercise's test_time_limit, if it has one)")
     parser.add_argument("--memory", type=_memory, metavar="MB", default=DEFAULT_MEMORY_MB,
                         help=f"memory the submission may use, in MB (default: {DEFAULT_MEMORY_MB}; "
                              f"{MEMORY_RANGE_MB[0]} to {MEMORY_RANGE_MB[1]})")
@@ -150,6 +197,13 @@ def _positive_int(text):
     return value
 
 
+def _executor(text):
+    try:
+        return executor_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _file_name(text):
     if not text or "/" in text or text in (".", ".."):
         raise argparse.ArgumentTypeError(f"{text!r} should be a file name, without a folder")
@@ -157,7 +211,34 @@ def _file_name(text):
 
 
 def limits_from(args, exercise):
-    return Limits(time_limit=args.timeout or exercise.time_limit, memory_mb=args.memory)
+    return Limits(time_limit=args.timeout or exercise.time_limit, memory_mb=args.memory,
+                  test_limit=args.test_timeout or exercise.test_time_limit, importable=importable_as_in_the_browser())
+
+
+@functools.cache  # one warning per command, not one per exercise
+def importable_as_in_the_browser():
+    """The modules the page's Pyodide has, which are all a submission may import; None (any) when the
+    Pyodide distribution cannot be read, with one warning line."""
+    try:
+        return browser_modules()
+    except BrowserModulesError as exc:
+        print(f"warning: grading without the browser's import rule: {exc}; a submission importing a module "
+              "that the page's Pyodide lacks (e.g. scipy) is not refused here as it is in the browser",
+              file=sys.stderr)
+        return None
+
+
+def assignment_from(args, required=True):
+    """The assignment of --assignment or --exercise; None when neither is given and not `required`."""
+    if args.assignment and args.exercises:
+        raise UsageError("give --assignment or --exercise, not both")
+    if args.assignment:
+        return load_assignment(args.assignment)
+    if args.exercises:
+        return from_exercises(args.exercises, args.file_pattern)
+    if required:
+        raise UsageError("name the exercises with --exercise (once or more) or --assignment FILE")
+    return None
 
 
 def read_submission(path):
@@ -173,7 +254,9 @@ def run_check(args):
     source = read_submission(args.submission)
     sandbox = Sandbox(args.sandbox, hide=[exercise.path], warn=lambda text: print(text, file=sys.stderr))
     try:
-        report = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox).grade(source)
+        grader = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox)
+        exercise.check_points(grader.test_names)
+        report = grader.grade(source)
     finally:
         sandbox.close()
     if args.json:
@@ -184,18 +267,70 @@ def run_check(args):
 
 
 def run_batch_command(args):
-    exercise = load_exercise(args.exercise)
-    out = args.out or Path(f"{exercise.id}-results.jsonl")
+    assignment = assignment_from(args, required=False)
+    by_student = assignment is not None
+    if len(args.targets) != (1 if by_student else 2):
+        raise UsageError("give an exercise and a folder of submissions, or a class folder with --exercise or "
+                         "--assignment")
+    if assignment is None:
+        assignment = from_exercises(args.targets[:1])
+    folder = Path(args.targets[-1])
+    named = args.assignment.stem if args.assignment else "_".join(part.exercise.id for part in assignment.parts)
+    out = args.out or Path(f"{named}-results.jsonl")
+    if args.reports and out.suffix.lower() == ".csv":
+        raise UsageError("--reports needs a JSON Lines results file (--out ending in .jsonl): a CSV keeps no messages")
 
-    def start_sandbox():
-        return Sandbox(args.sandbox, hide=[exercise.path, args.folder, out],
-                       warn=lambda text: print(text, file=sys.stderr))
-
-    records, test_names, not_graded = run_batch(exercise, args.folder, out, limits_from(args, exercise),
-                                                args.jobs, args.force, Progress(), start_sandbox,
-                                                entry_file=args.entry_file)
-    print(summarize(records, test_names, not_graded))
+    hidden = [part.exercise.path for part in assignment.parts] + [folder, out] + ([args.reports] if args.reports else [])
+    executor = make_executor(args.executor, args.jobs, args.sandbox, hide=hidden,
+                             warn=lambda text: print(text, file=sys.stderr))
+    records, test_names, not_graded = run_batch(
+        assignment, folder, out, lambda exercise: limits_from(args, exercise), executor, args.force,
+        Progress(show_exercise=by_student), entry_file=args.entry_file, by_student=by_student)
+    summary = summarize(records, test_names, not_graded)
+    print(summary)
     print(f"\nResults: {out}")
+    if args.reports:
+        write_outputs(records, Plan.of(assignment), args.reports, summary)
+        print(f"Reports: {args.reports}/ (gradebook.csv, report.html, junit.xml, summary.txt, feedback/, gradescope/)")
+    return EXIT_PASSED
+
+
+def run_report(args):
+    records = read_records(args.results)
+    assignment = assignment_from(args, required=False)
+    plan = Plan.of(assignment) if assignment else Plan.from_records(records, args.results.stem)
+    unknown = sorted({r["exercise"] for r in records} - set(plan.weights))
+    if unknown:
+        raise UsageError(f"{args.results}: holds results of {', '.join(map(repr, unknown))}, "
+                         "which the assignment does not list")
+    test_names = {}
+    for record in records:
+        test_names.setdefault(record["exercise"], [t["name"] for t in record["tests"]])
+    write_outputs(records, plan, args.reports, summarize(records, test_names))
+    print(f"Reports: {args.reports}/ from {len(records)} record(s)")
+    return EXIT_PASSED
+
+
+def run_gradescope(args):
+    """Grade one student's folder as a class of one, then write Gradescope's results.json from the record."""
+    assignment = assignment_from(args)
+    if not args.submission.is_dir():
+        raise UsageError(f"{args.submission}: not a folder (Gradescope puts the student's files in "
+                         "/autograder/submission)")
+    with tempfile.TemporaryDirectory() as work:
+        work = Path(work)
+        (work / "class").mkdir()
+        (work / "class" / "submission").symlink_to(args.submission.resolve())
+        out = work / "results.jsonl"
+
+        hidden = [part.exercise.path for part in assignment.parts] + [work]
+        executor = make_executor("local", os.cpu_count() or 1, args.sandbox, hide=hidden,
+                                 warn=lambda text: print(text, file=sys.stderr))
+        records, _, _ = run_batch(assignment, work / "class", out, lambda exercise: limits_from(args, exercise),
+                                  executor, False, Progress(show_exercise=True), by_student=True)
+    student, = class_results(records, Plan.of(assignment))
+    write_atomically(args.results, gradescope.render(student, Plan.of(assignment)))
+    print(f"{student.total:g}/{student.max_total:g} points; results: {args.results}")
     return EXIT_PASSED
 
 
@@ -224,8 +359,9 @@ def run_new(args):
 
 
 def run_validate(args):
-    # Imported here: validation renders Markdown with the site's packages, which `check` does not need.
+    # Imported here: validation renders Markdown and math (markup, KaTeX), which `check` does not need.
     from grader.validate import PyodideError, pyodide_dist, validate_exercise
+    from markup.katex import MathUnavailable
     folders = [find_exercise(name, args.root) for name in args.exercises] or exercise_folders(args.root)
     if not folders:
         raise UsageError(f"{args.root}: no exercises (folders holding an exercise.toml)")
@@ -235,7 +371,10 @@ def run_validate(args):
         raise UsageError(str(exc)) from None
     valid = 0
     for folder in folders:
-        result = validate_exercise(folder, pyodide_dist=dist)
+        try:
+            result = validate_exercise(folder, pyodide_dist=dist)
+        except MathUnavailable as exc:
+            raise UsageError(str(exc)) from None
         print(_with_marks("\n".join(result.lines)) + "\n", flush=True)
         valid += result.ok
     print(f"{valid} of {len(folders)} exercise(s) valid")

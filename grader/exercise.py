@@ -13,11 +13,15 @@ where there is one) and what is wrong.
 """
 
 import dataclasses
+import io
+import math
 import re
+import tokenize
 import tomllib
 from pathlib import Path
 
 from grader.core.engine import GradingSpec
+from grader.submission import SubmissionError, read_bytes
 
 EXERCISES_DIR = Path(__file__).resolve().parent.parent / "exercises"
 DIFFICULTIES = ("Easy", "Medium", "Hard")
@@ -34,10 +38,13 @@ METADATA = {
     "tags": (list, False, []),
     "entry": (str, True, None),
     "time_limit": ((int, float), False, 10),
+    "test_time_limit": ((int, float), False, None),
     "reveal_solution": (str, False, "after-pass"),
     "hints": (list, False, []),
+    "points": (dict, False, {}),
 }
 REQUIRED_FILES = ("exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py")
+MAX_FILE_BYTES = 1_000_000  # per file: far above any real exercise, small enough to load and compile at once
 
 
 class ExerciseError(Exception):
@@ -59,6 +66,7 @@ class Exercise:
     tags: tuple
     entry: str
     time_limit: float
+    test_time_limit: float | None  # seconds for any one test, besides time_limit for them all
     reveal_solution: str
     hints: tuple
     statement: str
@@ -66,10 +74,21 @@ class Exercise:
     solution: str
     tests_source: str
     mutants: dict  # mutant file name -> source
+    points: dict   # hidden test name -> what it is worth (1 when not named)
 
     def grading_spec(self):
         return GradingSpec(exercise_id=self.id, entry=self.entry, tests_source=self.tests_source,
-                           tests_filename=_display(self.path / "tests.py"))
+                           tests_filename=_display(self.path / "tests.py"), points=self.points or None)
+
+    def check_points(self, test_names):
+        """ExerciseError naming the line of the first name in [points] that is not a hidden test's."""
+        for name in self.points:
+            if name not in test_names:
+                path = self.path / "exercise.toml"
+                line = _line_of_points_key(_read_text(path), name)
+                raise ExerciseError(path, f"points: no hidden test is named {name!r} (the names are the first "
+                                          f"lines of the tests' docstrings: {', '.join(map(repr, test_names))})",
+                                    line)
 
 
 def find_exercise(name, root=EXERCISES_DIR):
@@ -119,11 +138,13 @@ def load_all(root=EXERCISES_DIR):
 
 def _read_text(path):
     try:
-        return path.read_text(encoding="utf-8")
+        data = read_bytes(path, MAX_FILE_BYTES, too_large_note="an exercise file is at most 1 MB")
+    except SubmissionError as exc:
+        raise ExerciseError(path, exc.reason) from None
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ExerciseError(path, f"not valid UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise ExerciseError(path, f"cannot be read: {exc.strerror}") from None
 
 
 def _check_compiles(path, source):
@@ -133,6 +154,9 @@ def _check_compiles(path, source):
         raise ExerciseError(path, f"{type(exc).__name__}: {exc.msg}", exc.lineno) from None
     except ValueError as exc:
         raise ExerciseError(path, f"cannot be compiled: {exc}") from None
+    except (RecursionError, MemoryError):
+        raise ExerciseError(path, "cannot be compiled: a statement is too long or nested too deeply for "
+                                  "the compiler; split it into smaller ones", _largest_statement_line(source)) from None
 
 
 def _read_metadata(folder):
@@ -143,6 +167,8 @@ def _read_metadata(folder):
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
         raise ExerciseError(path, f"invalid TOML: {exc}", int(line.group(1)) if line else None) from None
+    except RecursionError:
+        raise ExerciseError(path, "arrays or tables nested too deeply to read", _deepest_bracket_line(text)) from None
 
     def error(key, message):
         return ExerciseError(path, message, _line_of(text, key))
@@ -163,6 +189,10 @@ def _read_metadata(folder):
             raise error(key, f"{key} should be {expected}, not {type(value).__name__} {value!r}")
         metadata[key] = value
     _check_values(metadata, folder, error)
+    for name, worth in metadata["points"].items():
+        if isinstance(worth, bool) or not isinstance(worth, (int, float)) or not 0 < worth < math.inf:
+            raise ExerciseError(path, f"points for {name!r} should be a positive number, not {worth!r}",
+                                _line_of_points_key(text, name))
     return metadata
 
 
@@ -183,6 +213,10 @@ def _check_values(meta, folder, error):
         raise error("entry", f"entry {meta['entry']!r} is not a valid Python function name")
     if not 0 < meta["time_limit"] <= 600:
         raise error("time_limit", f"time_limit should be between 0 and 600 seconds, not {meta['time_limit']}")
+    test_limit = meta["test_time_limit"]
+    if test_limit is not None and not 0 < test_limit <= meta["time_limit"]:
+        raise error("test_time_limit", f"test_time_limit should be more than 0 and at most time_limit "
+                                       f"({meta['time_limit']:g} s), not {test_limit}")
     if meta["reveal_solution"] not in REVEAL_CHOICES:
         raise error("reveal_solution", f"reveal_solution should be one of {', '.join(REVEAL_CHOICES)}, "
                                        f"not {meta['reveal_solution']!r}")
@@ -192,8 +226,57 @@ def _check_values(meta, folder, error):
                 raise error(key, f"every item of {key} should be a non-empty string, not {item!r}")
 
 
+def _deepest_bracket_line(text):
+    """The line where brackets nest deepest: where a TOML parser runs out of recursion."""
+    depth = deepest = 0
+    line = deepest_line = 1
+    for char in text:
+        if char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, deepest_line = depth, line
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+        elif char == "\n":
+            line += 1
+    return deepest_line if deepest else None
+
+
+_LAYOUT_TOKENS = {tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+
+
+def _largest_statement_line(source):
+    """The first line of the statement with the most tokens: where the compiler runs out of recursion or memory."""
+    counts = {}
+    start = None
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.NEWLINE:
+                start = None
+            elif token.type not in _LAYOUT_TOKENS:
+                start = start or token.start[0]
+                counts[start] = counts.get(start, 0) + 1
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return max(counts, key=counts.get) if counts else None
+
+
 def _line_of(text, key):
     match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.MULTILINE)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def _line_of_points_key(text, name):
+    """The line of `name`'s entry in the [points] table (quoted or bare), else of the table itself."""
+    for number, line in enumerate(text.splitlines(), 1):
+        key = line.split("=", 1)[0].strip()
+        if "=" in line and key.strip("\"'") == name:
+            return number
+    return _line_of_table(text, "points")
+
+
+def _line_of_table(text, table):
+    match = re.search(rf"^\s*\[\s*{re.escape(table)}\s*\]", text, re.MULTILINE)
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 

@@ -90,7 +90,8 @@ class Mutant(pytest.Item):
     def runtest(self):
         exercise = self.parent.exercise
         source = exercise.mutants[self.mutant]
-        report = grade_isolated(exercise.grading_spec(), source, Limits(time_limit=exercise.time_limit))
+        limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
+        report = grade_isolated(exercise.grading_spec(), source, limits)
         where = f"{exercise.path.name}/mutants/{self.mutant}"
         if report["error"] is not None:
             raise MutantSurvived(f"{where} does not load, so no test can catch it: {report['error']}")

@@ -28,8 +28,11 @@ def display(name):
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
-def read_bytes(path, limit=MAX_SUBMISSION_BYTES):
-    """The bytes of a regular file of at most `limit` bytes; never blocks on a FIFO or a device."""
+def read_bytes(path, limit=MAX_SUBMISSION_BYTES, too_large_note="a submission is a Python file"):
+    """The bytes of a regular file of at most `limit` bytes; never blocks on a FIFO or a device.
+
+    `too_large_note` ends the message for a file over the limit: what such a file should be.
+    """
     shown = display(path)
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer; the type is checked before reading.
@@ -55,7 +58,7 @@ def read_bytes(path, limit=MAX_SUBMISSION_BYTES):
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise SubmissionError(shown, f"too large (more than {limit:,} bytes); a submission is a Python file")
+        raise SubmissionError(shown, f"too large (more than {limit:,} bytes); {too_large_note}")
     return bytes(data)
 
 

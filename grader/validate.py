@@ -6,9 +6,10 @@
 
 - the folder matches the format (the loader's own checks: files, metadata, syntax);
 - the statement and the hints render (Markdown and LaTeX, as on the site);
-- the hidden tests load, each has a docstring, and their names are unique;
+- the hidden tests load, each has a docstring, their names (and function names) are unique,
+  and they import only numpy, the standard library and grader.core;
 - the reference passes every test, the starter does not pass them all;
-- every mutant loads and fails at least one test;
+- every mutant starts with a comment saying what mistake it models, loads and fails at least one test;
 - every test is deterministic: reference and mutants graded twice agree test by test;
 - the reference's tests fit in a time budget (BUDGET_FRACTION of time_limit);
 - with a Pyodide distribution: reference and mutants get the same verdicts in
@@ -19,19 +20,22 @@ learner's code in the sandbox), so a mutant that loops ends as a timeout
 instead of hanging the validation.
 """
 
+import ast
 import dataclasses
 import inspect
 import json
 import os
+import re
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
-from sitebuild.markdown import MarkdownError, render_markdown
+from markup.markdown import MarkdownError, prerender, render_markdown
 from sitebuild.pyodide_dist import DistError, ensure_dist
 
 BUDGET_FRACTION = 0.25  # of time_limit: leaves room for a slower browser and a slower learner solution
@@ -40,6 +44,7 @@ NODE_RUNNER = PROJECT_ROOT / "sitebuild" / "pyodide_node.mjs"
 NODE_STARTUP_SECONDS = 120
 OK, FAIL = "✓", "✗"
 FORMAT_CHECK = "format: files, metadata and Python syntax"
+MUTANT_HEADER = re.compile(r"#[ \t]*\S")  # the first line: a comment with some text in it
 
 
 @dataclasses.dataclass
@@ -83,9 +88,6 @@ class _Run:
     def seconds(self):
         return sum(duration for _, _, _, duration in self.tests) / 1000
 
-    def first_failure(self):
-        return next(((n, s, m) for n, s, m, _ in self.tests if s != "passed"), None)
-
 
 def validate_exercise(exercise, *, pyodide_dist=None):
     """Validate an `Exercise` (or the folder of one); also in Pyodide when `pyodide_dist` is given."""
@@ -127,6 +129,7 @@ def _problem(path, message, line=None):
 
 def _check_markdown(exercise, result):
     problems = []
+    prerender([exercise.statement, *exercise.hints])
     try:
         render_markdown(exercise.statement)
     except MarkdownError as exc:
@@ -143,15 +146,18 @@ def _check_markdown(exercise, result):
 def _check_tests(exercise, result):
     """Check the hidden tests load, are documented and uniquely named; return their names or None."""
     tests_path = exercise.path / "tests.py"
+    tree = ast.parse(exercise.tests_source)  # the loader compiled it already
+    # Checked before loading: a module the browser lacks may well import fine here, or fail the import.
+    problems = _foreign_imports(tree, tests_path) + _shadowed_tests(tree, tests_path)
     try:
         tests = load_tests(exercise.grading_spec())
     except TestsError as exc:
-        result.check("hidden tests load", [str(exc)])
+        result.check("hidden tests load", [*problems, str(exc)])
         return None
     except SystemExit:  # not an Exception, so load_tests lets it through
-        result.check("hidden tests load", [_problem(tests_path, "the hidden tests call exit while being imported")])
+        result.check("hidden tests load", [*problems, _problem(tests_path, "the hidden tests call exit "
+                                                                         "while being imported")])
         return None
-    problems = []
     seen = {}
     for test in tests:
         line = test.function.__code__.co_firstlineno
@@ -162,13 +168,51 @@ def _check_tests(exercise, result):
             problems.append(_problem(tests_path, f"{test.function.__name__} has the same name as "
                                                  f"{seen[test.name]}: {test.name!r}", line))
         seen.setdefault(test.name, test.function.__name__)
-    result.check(f"{len(tests)} hidden tests load, each with a docstring, names unique", problems)
+    try:
+        exercise.check_points([test.name for test in tests])
+    except ExerciseError as exc:
+        problems.append(str(exc))
+    result.check(f"{len(tests)} hidden tests load, each with a docstring, names unique, imports "
+                 f"the browser has", problems)
     return [test.name for test in tests]
+
+
+def _shadowed_tests(tree, tests_path):
+    """A test function defined twice at module level: Python keeps the last, the first never runs."""
+    problems, first_lines = [], {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test_"):
+            if node.name in first_lines:
+                problems.append(_problem(tests_path, f"{node.name} is defined twice (lines {first_lines[node.name]} "
+                                         f"and {node.lineno}); the first definition is silently replaced", node.lineno))
+            first_lines.setdefault(node.name, node.lineno)
+    return problems
+
+
+def _foreign_imports(tree, tests_path):
+    """Imports of anything but numpy, the standard library and grader.core: the browser has nothing else."""
+    problems = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            modules = ["." * node.level + (node.module or "")]
+        else:
+            continue
+        for module in modules:
+            top = module.split(".")[0]
+            if not (top == "numpy" or top in sys.stdlib_module_names
+                    or module == "grader.core" or module.startswith("grader.core.")):
+                problems.append(_problem(tests_path, f"imports {module}: hidden tests may import only numpy, the "
+                                         f"standard library and grader.core (they run in the browser too, and "
+                                         f"compute expected values without solution.py)", node.lineno))
+    return problems
 
 
 def _grade_everything(exercise, test_names):
     """{label: [_Run, ...]}: reference and mutants graded twice (determinism), the starter once."""
-    grader = Grader(exercise.grading_spec(), Limits(time_limit=exercise.time_limit), shared_sandbox(), test_names)
+    limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
+    grader = Grader(exercise.grading_spec(), limits, shared_sandbox(), test_names)
     # The reference runs alone, one run at a time, since its timing feeds the speed check.
     runs = {"reference": [_Run.of(grader.grade(exercise.solution)) for _ in range(2)]}
     jobs = [("starter", exercise.starter)] + [(name, source) for name, source in exercise.mutants.items()
@@ -208,22 +252,29 @@ def _check_mutants(exercise, runs, result):
         return
     problems, details = [], []
     caught = 0
-    for name in exercise.mutants:
+    for name, source in exercise.mutants.items():
         run = runs[name][0]
         path = exercise.path / "mutants" / name
-        failure = run.first_failure()
+        if not MUTANT_HEADER.match(source):
+            problems.append(_problem(path, "a mutant starts with a comment saying what mistake it models, "
+                                           "e.g. '# Normalises each column instead of each row.'", 1))
         if run.error is not None:
             problems.append(_problem(path, f"the mutant does not load ({run.error}); a mutant should load "
                                            f"and be caught by a test"))
-        elif failure is None:
+        elif run.passed:
             problems.append(_problem(path, "mutant survived: every hidden test passes on it; "
                                            "add a test that catches this mistake"))
         else:
             caught += 1
-            others = sum(status != "passed" for status in run.statuses) - 1
-            more = f" and {others} other test(s)" if others else ""
-            details.append(f"{name}: caught by {failure[0]!r} ({failure[1]}){more}")
+            details.append(f"{name}: caught by {_catchers(run)}")
     result.check(f"mutants: {caught}/{len(exercise.mutants)} caught", problems, details)
+
+
+def _catchers(run):
+    """"'A' (failed) and 2 other test(s)": the first test that the mutant does not pass, and how many more."""
+    caught = [(name, status) for name, status, _, _ in run.tests if status != "passed"]
+    more = f" and {len(caught) - 1} other test(s)" if len(caught) > 1 else ""
+    return f"{caught[0][0]!r} ({caught[0][1]}){more}"
 
 
 def _check_determinism(exercise, runs, result):

@@ -1,9 +1,18 @@
-"""Bundle the page scripts with esbuild from node_modules (running `npm ci` when needed)."""
+"""Bundle the page scripts with esbuild from node_modules (running `npm ci` when needed).
 
+The bundles are kept in the build cache under a hash of everything they are
+made from (site/js/, the npm lock file, this module's esbuild options), so a
+build with unchanged scripts copies them instead of running esbuild.
+"""
+
+import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 from sitebuild import BuildError
+from sitebuild.cache import digest, files_digest
 
 # name -> what it is, for the message when the source is missing
 ENTRIES = {
@@ -15,29 +24,47 @@ ESM_ENTRIES = ("page", "index")
 WORKER_FORMAT = "iife"  # site/js/worker.js is a classic worker (importScripts)
 
 
-def bundle(project_root, assets_dir):
-    """Write assets_dir/{page,worker,index}.js (minified, with source maps)."""
+def bundle(project_root, assets_dir, cache):
+    """Write assets_dir/{page,worker,index}.js (minified, with source maps), from `cache` (a DiskCache)
+    when it holds them."""
     sources = {name: project_root / "site" / "js" / f"{name}.js" for name in ENTRIES}
     for name, path in sources.items():
         if not path.is_file():
             raise BuildError(f"{path.relative_to(project_root).as_posix()} is missing: it is {ENTRIES[name]}, "
                              "which the site cannot be built without")
-    esbuild = _ensure_node_modules(project_root) / ".bin" / "esbuild"
-    _run_esbuild(esbuild, [sources[name] for name in ESM_ENTRIES], "esm", assets_dir, project_root)
-    _run_esbuild(esbuild, [sources["worker"]], WORKER_FORMAT, assets_dir, project_root)
+    key = digest(files_digest(project_root, ["site/js/**/*.js", "package-lock.json"]), Path(__file__).read_bytes())
+    if cache.copy_folder(key, assets_dir):
+        return
+    esbuild = ensure_node_modules(project_root) / ".bin" / "esbuild"
+    with tempfile.TemporaryDirectory() as scratch:
+        # The two formats need two esbuild runs; they run side by side.
+        runs = [_start_esbuild(esbuild, [sources[name] for name in ESM_ENTRIES], "esm", scratch, project_root),
+                _start_esbuild(esbuild, [sources["worker"]], WORKER_FORMAT, scratch, project_root)]
+        errors = [error for error in map(_finish_esbuild, runs) if error]
+        if errors:
+            raise BuildError("esbuild failed:\n" + "\n".join(errors))
+        cache.put_folder(key, scratch)
+        for path in Path(scratch).iterdir():
+            shutil.copyfile(path, Path(assets_dir) / path.name)
 
 
-def _run_esbuild(esbuild, entry_points, format_, assets_dir, project_root):
+def _start_esbuild(esbuild, entry_points, format_, assets_dir, project_root):
     command = [str(esbuild), *map(str, entry_points), "--bundle", f"--format={format_}", "--minify",
                "--sourcemap", "--target=es2022", "--log-level=warning", f"--outdir={assets_dir}"]
-    result = subprocess.run(command, cwd=project_root, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise BuildError(f"esbuild failed:\n{result.stderr.strip()}")
-    if result.stderr.strip():
-        print(result.stderr.strip(), file=sys.stderr)
+    return subprocess.Popen(command, cwd=project_root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def _ensure_node_modules(project_root):
+def _finish_esbuild(process):
+    """Wait for an esbuild run; return its error output if it failed (warnings are printed)."""
+    _, stderr = process.communicate()
+    if process.returncode != 0:
+        return stderr.strip()
+    if stderr.strip():
+        print(stderr.strip(), file=sys.stderr)
+    return None
+
+
+def ensure_node_modules(project_root):
     node_modules = project_root / "node_modules"
     # npm writes this file on every install; older than package-lock.json means stale.
     installed = node_modules / ".package-lock.json"

@@ -15,4 +15,5 @@ def grading_data(exercise, test_names):
     """Contents of exercises/<id>/grading.json: the GradingSpec fields plus what the page shows."""
     spec = dataclasses.replace(exercise.grading_spec(), tests_filename="tests.py")
     data = {field.name: getattr(spec, field.name) for field in dataclasses.fields(GradingSpec)}
-    return {**data, "time_limit": exercise.time_limit, "test_names": list(test_names)}
+    return {**data, "time_limit": exercise.time_limit, "test_time_limit": exercise.test_time_limit,
+            "test_names": list(test_names)}

@@ -1,19 +1,23 @@
-"""Live preview for `python build.py serve`: rebuild when a source file changes.
+"""Live preview for `python build.py serve`: rebuild whenever a source file changes.
 
-A thread polls the modification times of the files under the watched folders
-(no dependency, works everywhere) and rebuilds after a change has settled.  The
-shared `BuildState` tells the pages (through the server) which build they show
-and whether the last rebuild failed; see site/js/live-reload.js.
+A watchfiles watcher (inotify and the like, polling where there is none) groups
+the writes of one save into one rebuild. Nothing a rebuild raises stops the
+watching: the error goes to the terminal and to the shared `BuildState`, which
+the pages read through the server (see site/js/live-reload.js) to show it, and
+the next good build clears it.
 """
 
 import threading
-import time
-from pathlib import Path
+import traceback
+import watchfiles
 
-from sitebuild import BuildError
+from sitebuild import BuildError, shown_path
 from sitebuild.pipeline import build_site
 
-POLL_SECONDS = 0.5
+# Writes closer together than STEP_MS are one change (an editor saving in steps), grouped for at most DEBOUNCE_MS.
+STEP_MS = 300
+DEBOUNCE_MS = 1600
+RETRY_SECONDS = 2  # before watching again when the watcher itself failed (e.g. a watched folder went away)
 
 
 class BuildState:
@@ -36,43 +40,39 @@ class BuildState:
             return {"generation": self.generation, "error": self.error}
 
 
-def file_stamps(folders):
-    """{path: (mtime, size)} of every file below `folders`, skipping caches and hidden files."""
-    stamps = {}
-    for folder in folders:
-        for path in Path(folder).rglob("*"):
-            if "__pycache__" in path.parts or any(part.startswith(".") for part in path.parts[-1:]):
-                continue
-            try:
-                stat = path.stat()
-            except OSError:
-                continue  # removed while we looked
-            if path.is_file():
-                stamps[path] = (stat.st_mtime_ns, stat.st_size)
-    return stamps
-
-
-def watch(options, folders, state, validated, log=print):
-    """Rebuild into options.out_dir whenever a file under `folders` changes; runs forever."""
-    stamps = file_stamps(folders)
-    while True:
-        time.sleep(POLL_SECONDS)
-        current = file_stamps(folders)
-        if current == stamps:
-            continue
-        # Wait until an editor has finished writing (several files, or one in steps).
-        while True:
-            time.sleep(POLL_SECONDS)
-            settled = file_stamps(folders)
-            if settled == current:
-                break
-            current = settled
-        stamps = current
+def watch(options, folders, state, log=print, stop=None):
+    """Rebuild into options.out_dir after each change under `folders`, until `stop` (an Event) is set."""
+    stop = stop or threading.Event()
+    while not stop.is_set():
         try:
-            count, seconds = build_site(options, validated)
-        except BuildError as exc:
-            state.failed(str(exc))
-            log(f"error: {exc}")
-            continue
+            for changes in watchfiles.watch(*folders, step=STEP_MS, debounce=DEBOUNCE_MS, stop_event=stop):
+                rebuild(options, state, sorted({path for _, path in changes}), log)
+        except Exception as exc:  # the watcher itself failed: say so, then watch again
+            message = f"the file watcher stopped: {describe(exc)}"
+            state.failed(message)
+            log(f"error: {message}; watching again in {RETRY_SECONDS} s")
+            stop.wait(RETRY_SECONDS)
+
+
+def rebuild(options, state, changed, log=print):
+    """Build once; report success or any error (foreseen or not) to `state` and `log`, never raise."""
+    try:
+        report = build_site(options)
+    except BuildError as exc:
+        message = str(exc)
+    except Exception as exc:  # a bug in the build: the preview must survive it and say where it happened
+        message = f"{describe(exc)}, after a change to {', '.join(shown_path(path) for path in changed)}"
+    else:
         state.succeeded()
-        log(f"Rebuilt {count} exercise{'s' if count != 1 else ''} in {seconds:.2f} s; open pages reload.")
+        log(f"Rebuilt {report.exercises} exercise{'s' if report.exercises != 1 else ''} in {report.seconds:.2f} s "
+            f"({report.summary()}); open pages reload.")
+        return
+    state.failed(message)
+    log(f"error: {message}")
+
+
+def describe(exc):
+    """'unexpected RuntimeError: message (at path/file.py:12)', the innermost frame's place."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {shown_path(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
+    return f"unexpected {type(exc).__name__}: {exc}{where}"

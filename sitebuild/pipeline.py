@@ -1,7 +1,6 @@
 """Build the whole site: load and check every exercise, render, bundle, copy Pyodide."""
 
 import dataclasses
-import hashlib
 import json
 import shutil
 import time
@@ -10,14 +9,16 @@ from pathlib import Path
 
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import ExerciseError, load_all
-from grader.validate import validate_exercise
+from markup.katex import MathUnavailable
+from markup.markdown import MarkdownError, prerender, render_markdown
 from sitebuild import BuildError
-from sitebuild.bundle import bundle
+from sitebuild.bundle import bundle, ensure_node_modules
+from sitebuild.cache import DiskCache, cache_root
 from sitebuild.data import grader_core_files, grading_data
-from sitebuild.markdown import MarkdownError, render_markdown
 from sitebuild.output import staged_output
 from sitebuild.pyodide_dist import DistError, copy_dist, ensure_dist
 from sitebuild.render import Renderer
+from sitebuild.validation import Validator
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,6 +31,22 @@ class BuildOptions:
     pyodide_dist: Path | None = None  # an official Pyodide release folder to take it from
     project_root: Path = PROJECT_ROOT
     live_reload: bool = False  # pages poll the server and reload after a rebuild (build.py serve)
+    use_cache: bool = True  # False: validate and render everything again (the results still refresh the cache)
+    cache_dir: Path | None = None  # None: sitebuild.cache.cache_root()
+
+
+@dataclasses.dataclass(frozen=True)
+class BuildReport:
+    exercises: int
+    seconds: float
+    validated: list  # ids of the exercises validated by this build
+    from_cache: list  # ids of those whose validation was taken from the cache
+    cache_warning: str | None  # why the cache could not be written, if it could not
+
+    def summary(self):
+        validated = ", ".join(self.validated) or "none"
+        cached = len(self.from_cache)
+        return f"validated: {validated}; from cache: {cached} exercise{'' if cached == 1 else 's'}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,16 +58,17 @@ class Page:
     hints_html: list
 
 
-def build_site(options, validated=None):
-    """Build into options.out_dir, replacing it only on success; return (exercise count, seconds).
-
-    `validated`, a set kept across builds (live preview), holds fingerprints of exercises
-    that passed validation, so a rebuild validates only the exercises that changed.
-    """
+def build_site(options):
+    """Build into options.out_dir, replacing it only on success; return a BuildReport."""
     started = time.perf_counter()
-    validated = set() if validated is None else validated
+    caches = {kind: DiskCache((options.cache_dir or cache_root()) / kind, read=options.use_cache)
+              for kind in ("validation", "bundles")}
+    validator = Validator(caches["validation"])
     try:
-        pages = [_prepare(exercise, validated) for exercise in _load_exercises(options.exercises_dir)]
+        exercises = _load_exercises(options.exercises_dir)
+        ensure_node_modules(options.project_root)  # KaTeX renders the math
+        prerender([text for exercise in exercises for text in (exercise.statement, *exercise.hints)])
+        pages = [_prepare(exercise, validator) for exercise in exercises]
         _check_steps(pages)
         tracks = _tracks(pages)
         renderer = Renderer(options.project_root / "site" / "templates", live_reload=options.live_reload)
@@ -60,13 +78,15 @@ def build_site(options, validated=None):
             for _, track in tracks:
                 for index, page in enumerate(track):
                     _write_exercise(out, renderer, page, track, index, pyodide_url)
-            _write_assets(out / "assets", options.project_root, options.live_reload)
+            _write_assets(out / "assets", options.project_root, options.live_reload, caches["bundles"])
             if options.pyodide_url is None:
                 dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
                 copy_dist(dist, out / "pyodide")
-    except (ExerciseError, DistError) as exc:
+    except (ExerciseError, DistError, MathUnavailable) as exc:
         raise BuildError(str(exc)) from None
-    return len(pages), time.perf_counter() - started
+    cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
+    return BuildReport(len(pages), time.perf_counter() - started, validator.validated, validator.from_cache,
+                       cache_warning)
 
 
 def _load_exercises(exercises_dir):
@@ -76,7 +96,7 @@ def _load_exercises(exercises_dir):
     return exercises
 
 
-def _prepare(exercise, validated):
+def _prepare(exercise, validator):
     try:
         test_names = [test.name for test in load_tests(exercise.grading_spec())]
     except TestsError as exc:
@@ -92,21 +112,8 @@ def _prepare(exercise, validated):
     except MarkdownError as exc:
         raise ExerciseError(exercise.path / "exercise.toml", f"in hints: {exc.message}") from None
     # Authoring checks (grader/validate.py): reference passes, mutants caught, tests deterministic and fast.
-    fingerprint = _fingerprint(exercise)
-    if fingerprint not in validated:
-        validation = validate_exercise(exercise)
-        if not validation.ok:
-            first = " ".join(validation.problems[0].split())
-            raise BuildError(f"{first} (`python -m grader validate {exercise.id}` gives the full report)")
-        validated.add(fingerprint)
+    validator.check(exercise)
     return Page(exercise, test_names, statement_html, hints_html)
-
-
-def _fingerprint(exercise):
-    """Everything validation depends on in an exercise, as one hash."""
-    fields = dataclasses.asdict(exercise)
-    fields["path"] = str(fields["path"])
-    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
 def _check_steps(pages):
@@ -140,9 +147,9 @@ def _write_exercise(out, renderer, page, track, index, pyodide_url):
         _write(folder / "solution.py", exercise.solution)
 
 
-def _write_assets(assets, project_root, live_reload):
+def _write_assets(assets, project_root, live_reload, bundles_cache):
     assets.mkdir(parents=True)
-    bundle(project_root, assets)
+    bundle(project_root, assets, bundles_cache)
     shutil.copyfile(project_root / "site" / "css" / "style.css", assets / "style.css")
     if live_reload:
         shutil.copyfile(project_root / "site" / "js" / "live-reload.js", assets / "live-reload.js")

@@ -15,7 +15,6 @@ Trust anchors:
 import filecmp
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -24,6 +23,9 @@ import tempfile
 import time
 import zipfile
 from pathlib import Path
+
+from grader.browser_modules import SITE_PACKAGES
+from sitebuild.cache import cache_root
 
 PYODIDE_VERSION = "0.27.7"
 CORE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -43,7 +45,7 @@ class DistError(Exception):
     """The Pyodide distribution cannot be assembled or fails verification."""
 
 
-def ensure_dist(packages=("numpy",), *, project_root: Path, dist_dir: Path | None = None,
+def ensure_dist(packages=SITE_PACKAGES, *, project_root: Path, dist_dir: Path | None = None,
                 cache_dir: Path | None = None) -> Path:
     """Return a folder holding CORE_FILES plus the package files of `packages`
     (and their dependencies per the lock), every package file verified.
@@ -159,11 +161,7 @@ def _resolve(lock: dict, packages) -> dict:
 
 
 def _cache_root(cache_dir: Path | None) -> Path:
-    if cache_dir:
-        return Path(cache_dir)
-    if os.environ.get("ML_EXERCISES_CACHE"):
-        return Path(os.environ["ML_EXERCISES_CACHE"])
-    return Path.home() / ".cache" / "ml-exercises"
+    return Path(cache_dir) if cache_dir else cache_root()
 
 
 def _cache_is_current(target: Path, core_dir: Path, lock_bytes: bytes) -> bool:

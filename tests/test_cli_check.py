@@ -45,7 +45,7 @@ def test_corpus_verdict(case, corpus_runs):
     lines = process.stdout.splitlines()
     assert len(lines) == 1, f"--json must print exactly one line, got {process.stdout[:500]!r}"
     report = json.loads(lines[0])
-    assert set(report) == {"exercise", "passed", "error", "tests", "stdout"}
+    assert set(report) == {"exercise", "passed", "error", "tests", "stdout", "score", "max_score"}
     assert [t["name"] for t in report["tests"]] == SIX_TESTS
     assert problems(case, report) == []
     assert process.returncode == (0 if report["passed"] else 1)

@@ -71,3 +71,30 @@ def test_non_utf8_statement(exercise_dir):
 def test_unknown_id_lists_the_known_ones():
     with pytest.raises(ExerciseError, match="no such exercise.*sinusoidal_pe"):
         load_exercise("no_such_exercise")
+
+
+def test_oversized_file(exercise_dir):
+    (exercise_dir / "statement.md").write_text("x" * 1_000_001)
+    with pytest.raises(ExerciseError, match=r"statement.md: too large \(more than 1,000,000 bytes\); "
+                                            r"an exercise file is at most 1 MB$"):
+        load_exercise(exercise_dir)
+
+
+def test_toml_nested_too_deeply(exercise_dir):
+    path = exercise_dir / "exercise.toml"
+    lines = path.read_text().count("\n")
+    path.write_text(path.read_text() + "deep = " + "[" * 3000 + "]" * 3000 + "\n")
+    with pytest.raises(ExerciseError, match=rf"exercise.toml:{lines + 1}: arrays or tables nested too deeply"):
+        load_exercise(exercise_dir)
+
+
+@pytest.mark.parametrize("statement", ["X = 1" + " + 1" * 200_000,          # RecursionError in the compiler
+                                       "X = (\n" + "-" * 200_000 + "1)"],  # MemoryError in the parser
+                         ids=["recursion", "memory"])
+def test_statement_too_deep_to_compile(exercise_dir, statement):
+    path = exercise_dir / "tests.py"
+    lines = path.read_text().count("\n")
+    path.write_text(path.read_text() + statement + "\n")
+    with pytest.raises(ExerciseError, match=rf"tests.py:{lines + 1}: cannot be compiled: a statement is too long "
+                                            r"or nested too deeply for the compiler; split it into smaller ones"):
+        load_exercise(exercise_dir)

@@ -183,6 +183,30 @@ def test_a_call_over_its_limit_times_out_and_the_next_test_gets_a_fresh_process(
     assert report["tests"][0]["duration_ms"] >= 900  # a timed-out test shows how long it ran
 
 
+STEADY_TESTS = '''
+    def test_many_short_calls(f):
+        """Many short calls"""
+        for _ in range(8):
+            f(0.4)
+
+    def test_one_short_call(f):
+        """One short call"""
+        assert f(0.4) == 0
+
+    def test_no_wait(f):
+        """No wait"""
+        assert f(0) == 0
+'''
+
+
+def test_a_slow_test_loses_only_itself_to_the_per_test_limit(sandbox):
+    # Every call is within any per-call limit; the first test's calls add up past its 1.5 s.
+    report = grade(sandbox, "f", STEADY_TESTS, SLOW_SOURCE, time_limit=20, test_limit=1.5)
+    assert statuses(report) == ["timeout", "passed", "passed"]
+    assert "more than 1.5 s (the limit for one test)" in report["tests"][0]["message"]
+    assert report["score"] == 2 and report["max_score"] == 3
+
+
 def test_when_the_total_is_used_up_the_remaining_tests_are_not_run(sandbox):
     report = grade(sandbox, "f", SLOW_TESTS, SLOW_SOURCE, time_limit=1)
     assert statuses(report) == ["timeout", "timeout"]

@@ -60,7 +60,8 @@ def test_reference_that_fails_a_test(folder):
 
 
 def test_surviving_mutant(folder):
-    (folder / "mutants" / "same_as_reference.py").write_text((folder / "solution.py").read_text())
+    (folder / "mutants" / "same_as_reference.py").write_text("# The reference itself.\n"
+                                                              + (folder / "solution.py").read_text())
     result = validate_exercise(folder)
     assert len(result.problems) == 1
     assert "mutants/same_as_reference.py: mutant survived: every hidden test passes on it" in result.problems[0]
@@ -68,13 +69,14 @@ def test_surviving_mutant(folder):
 
 
 def test_mutant_that_does_not_load(folder):
-    (folder / "mutants" / "typo.py").write_text("import numpy as np\n\ndef softmax_row(x):\n    return x\n")
+    (folder / "mutants" / "typo.py").write_text("# Misnames the function.\nimport numpy as np\n\n"
+                                                "def softmax_row(x):\n    return x\n")
     assert "mutants/typo.py: the mutant does not load" in single_problem(folder)
 
 
 def test_looping_mutant_is_caught_by_the_time_limit(folder):
     edit(folder / "exercise.toml", "time_limit = 10", "time_limit = 1")
-    (folder / "mutants" / "loops.py").write_text("def softmax_rows(x):\n    while True:\n        pass\n")
+    (folder / "mutants" / "loops.py").write_text("# Never returns.\ndef softmax_rows(x):\n    while True:\n        pass\n")
     result = validate_exercise(folder)
     assert result.ok, result.problems
     assert "loops.py: caught by 'Each row is the softmax of that row' (timeout)" in "\n".join(result.lines)
@@ -129,13 +131,42 @@ def test_bad_metadata(folder, old, new, message):
 def test_statement_that_does_not_render(folder):
     edit(folder / "statement.md", r"\frac{e^{x_{ij}}}{\sum_{k} e^{x_{ik}}}", r"\frac{e^{x_{ij}}}")
     problem = single_problem(folder)
-    assert problem.endswith("softmax_rows/statement.md:9: LaTeX error in $$\\mathrm{softmax}(x)_{ij} = "
-                            "\\frac{e^{x_{ij}}}$$: a fraction (\\frac) needs a numerator and a denominator")
+    assert problem.endswith("softmax_rows/statement.md:10: cannot render formula `$$\\mathrm{softmax}(x)_{ij} = "
+                            "\\frac{e^{x_{ij}}}$$`: a command is missing an argument at the end of the formula")
 
 
 def test_hint_that_does_not_render(folder):
     edit(folder / "exercise.toml", r"$\max_j x_{ij}$", r"$\max_j x_{ij$")
-    assert "softmax_rows/exercise.toml: hint 2 does not render: LaTeX error" in single_problem(folder)
+    assert single_problem(folder).endswith("softmax_rows/exercise.toml: hint 2 does not render: cannot render formula "
+                                           "`$\\max_j x_{ij$`: unbalanced braces: a '{' is never closed "
+                                           "(at the end of the formula)")
+
+
+ALIGNED = r"""$$
+\begin{aligned}
+\mathrm{softmax}(x)_{ij} &= \frac{e^{x_{ij}}}{\sum_{k} e^{x_{ik}}} \\
+&= \frac{e^{x_{ij} - m_i}}{\sum_{k} e^{x_{ik} - m_i}}
+\end{aligned}
+$$"""
+
+
+def test_aligned_formula_validates(folder):
+    edit(folder / "statement.md", "$$\n\\mathrm{softmax}(x)_{ij} = \\frac{e^{x_{ij}}}{\\sum_{k} e^{x_{ik}}}\n$$",
+         ALIGNED)
+    result = validate_exercise(folder)
+    assert result.ok, result.problems
+
+
+def test_cli_names_an_unknown_command_with_its_file_and_line(folder):
+    edit(folder / "statement.md", "$$\n\\mathrm{softmax}(x)_{ij} = \\frac{e^{x_{ij}}}{\\sum_{k} e^{x_{ik}}}\n$$",
+         ALIGNED.replace("- m_i}}{", "- \\rowmax_i}}{"))
+    result = run_cli("validate", str(folder))
+    assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr
+    problems = [line.strip() for line in result.stdout.splitlines() if "cannot render" in line]
+    assert problems == [f"{folder}/statement.md:12: cannot render formula `$$\\begin{{aligned}} "
+                        "\\mathrm{softmax}(x)_{ij} &= \\frac{e^{x_{ij}}}{\\sum_{k} e^{x_{ik}}} \\\\ "
+                        "&= \\frac{e^{x_{ij} - \\rowmax_i}}{\\sum_{k} e^{x_{ik} - m_i}} \\end{aligned}$$`: "
+                        "unknown command \\rowmax"]
 
 
 def test_test_without_docstring_and_duplicate_names(folder):
@@ -152,6 +183,44 @@ def test_same_name(softmax_rows):
     assert "tests.py:53: test_no_docstring has no docstring" in problems[0]
     assert "tests.py:57: test_same_name has the same name as test_large_scores: 'Large scores do not overflow'" \
         in problems[1]
+
+
+def test_test_function_defined_twice(folder):
+    # The second test_matches_formula replaces the first, which would silently never run.
+    append_test(folder, '''\
+def test_matches_formula(softmax_rows):
+    """Rows sum to 1"""
+''')
+    assert "softmax_rows/tests.py:53: test_matches_formula is defined twice (lines 43 and 53); the first " \
+           "definition is silently replaced" in single_problem(folder)
+
+
+def test_hidden_tests_import_only_what_the_browser_has(folder):
+    # Both load here, beside the grader; neither exists in the browser.
+    edit(folder / "tests.py", "import math\n", "import math\nimport grader.exercise\nfrom grader.checker import remote\n")
+    problems = validate_exercise(folder).problems
+    assert len(problems) == 2, problems
+    assert "softmax_rows/tests.py:9: imports grader.exercise: hidden tests may import only numpy, the standard " \
+           "library and grader.core" in problems[0]
+    assert "softmax_rows/tests.py:10: imports grader.checker:" in problems[1]
+
+
+def test_mutant_without_its_header_comment(folder):
+    mutant = folder / "mutants" / "columns_not_rows.py"
+    mutant.write_text(mutant.read_text().split("\n", 1)[1])
+    assert "softmax_rows/mutants/columns_not_rows.py:1: a mutant starts with a comment saying what mistake it " \
+           "models" in single_problem(folder)
+
+
+def test_build_reports_a_file_too_deep_to_read(folder, tmp_path):
+    with open(folder / "exercise.toml", "a") as toml:
+        toml.write("deep = " + "[" * 3000 + "]" * 3000 + "\n")
+    build = subprocess.run([sys.executable, "build.py", "--exercises", str(folder.parent), "--out",
+                            str(tmp_path / "_site"), "--pyodide-url", "https://cdn.example/pyodide/"],
+                           capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert build.returncode == 2
+    assert build.stderr.startswith("error: ") and build.stderr.count("\n") == 1, build.stderr
+    assert "softmax_rows/exercise.toml:22: arrays or tables nested too deeply to read" in build.stderr
 
 
 def test_starter_that_passes(folder):
@@ -177,7 +246,8 @@ def test_cli_exit_codes(folder):
 
 
 def test_build_refuses_an_exercise_that_does_not_validate(folder, tmp_path):
-    (folder / "mutants" / "same_as_reference.py").write_text((folder / "solution.py").read_text())
+    (folder / "mutants" / "same_as_reference.py").write_text("# The reference itself.\n"
+                                                              + (folder / "solution.py").read_text())
     build = subprocess.run([sys.executable, "build.py", "--exercises", str(folder.parent), "--out",
                             str(tmp_path / "_site"), "--pyodide-url", "https://cdn.example/pyodide/"],
                            capture_output=True, text=True, cwd=ROOT, timeout=600)
@@ -197,9 +267,10 @@ def test_shipped_exercises_are_valid(exercise):
 
 def test_validate_in_pyodide():
     """Slow (Node starts Pyodide, ~5 s) but real: the browser's interpreter agrees with CPython."""
-    process = run_cli("validate", "sinusoidal_pe", "--pyodide")
+    # cross_entropy_grad has a randomised test (grader.core.random_checks) that alone catches one mutant.
+    process = run_cli("validate", "sinusoidal_pe", "cross_entropy_grad", "--pyodide")
     assert process.returncode == 0, process.stdout + process.stderr
-    assert "✓ Pyodide: reference and 7 mutant(s) get the same verdicts as in CPython" in process.stdout
+    assert process.stdout.count("✓ Pyodide: reference and 7 mutant(s) get the same verdicts as in CPython") == 2
 
 
 def test_pyodide_disagreement_is_named(folder):

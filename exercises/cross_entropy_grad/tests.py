@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, expect_finite, fail, tolerance_for
+from grader.core.random_checks import array, compare_on_random_inputs
 
 
 # ---- the formula, in plain Python ---------------------------------------------------------------
@@ -250,3 +251,12 @@ def test_random_cases(cross_entropy_grad):
                                        (8, 32, 100, np.float32, False), (9, 5, 300, np.float32, True)]:
         rows, targets = _random_case(seed, T, V, scale=4.0)
         _check(cross_entropy_grad, rows, targets, dtype=dtype, as_list=as_list)
+
+
+def test_random_logit_ranges(cross_entropy_grad):
+    """Matches the formula on 30 random cases whose rows lie far apart (logits from -1000 to 1000)"""
+    # Rows far below the array's overall maximum expose a shift by one maximum for the whole array.
+    compare_on_random_inputs(
+        cross_entropy_grad, lambda logits, targets: _grad(logits.tolist(), targets.tolist()),
+        {"logits": array(("T", "V"), low=-1000, high=1000), "targets": array(("T",), low=0, high="V", dtype="int64")},
+        dims={"T": (1, 5), "V": (2, 6)}, count=30, seed=0)

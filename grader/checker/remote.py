@@ -41,6 +41,8 @@ class Limits:
     time_limit: float                   # seconds: the learner's code, loading and all calls together
     memory_mb: int = DEFAULT_MEMORY_MB  # memory a learner process may add to what the zygote uses
     call_limit: float | None = None     # seconds for any one call (default: what is left of time_limit)
+    importable: frozenset | None = None  # top-level modules the submission may import (default: any)
+    test_limit: float | None = None     # seconds for the calls of any one test, within time_limit
 
 
 class RemoteLearner:
@@ -49,6 +51,7 @@ class RemoteLearner:
         self._process = None
         self._loaded = False
         self._used = 0.0
+        self._test_started_at = 0.0  # self._used when the running test began
         self._send_output = None
         self._printed = 0
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -70,6 +73,9 @@ class RemoteLearner:
             return (stopped.status, stopped.message)
         return None
 
+    def begin_test(self):
+        self._test_started_at = self._used
+
     def out_of_time(self):
         if self._left() <= 0:
             return f"the time limit of {self.limits.time_limit:g} s for your code was used up by earlier tests."
@@ -86,11 +92,13 @@ class RemoteLearner:
             tree, blobs = encode_value((list(args), dict(kwargs)))
         except Unencodable as exc:
             raise TypeError(f"the hidden test passed {exc}, which cannot be sent to the learner's code") from None
-        call_limit = self.limits.call_limit
-        if call_limit is not None and call_limit < self._left():
+        limit, late = self._left(), self._used_up()
+        call_limit, test_limit = self.limits.call_limit, self.limits.test_limit
+        if test_limit is not None and test_limit - self._used_in_test() < limit:
+            limit = test_limit - self._used_in_test()
+            late = f"this test's calls to your function took more than {test_limit:g} s (the limit for one test)"
+        if call_limit is not None and call_limit < limit:
             limit, late = call_limit, f"your function did not return within {call_limit:g} s (the limit for one call)"
-        else:
-            limit, late = self._left(), self._used_up()
         message, blobs = self._exchange({"call": tree}, blobs, limit, late)
         if set(message) == {"return"}:
             try:
@@ -123,7 +131,9 @@ class RemoteLearner:
             raise LearnerStopped("timeout", f"Not run: {self.out_of_time()}")
         if self._process is None:
             self._process = _LearnerProcess.spawn(self.control, self.limits)
-        request = {"load": {"entry": self.entry_name, "source": self.source}}
+        importable = self.limits.importable
+        request = {"load": {"entry": self.entry_name, "source": self.source,
+                            "importable": sorted(importable) if importable is not None else None}}
         message, _ = self._exchange(request, (), self._left(), self._used_up(), loading=True)
         error = message.get("loaded", 0)
         if set(message) != {"loaded"} or not (error is None or type(error) is str):
@@ -223,6 +233,9 @@ class RemoteLearner:
     def _used_up(self):
         return (f"your code was still running when its {self.limits.time_limit:g} s "
                 "(for loading and all tests together) ran out")
+
+    def _used_in_test(self):
+        return self._used - self._test_started_at
 
     def _left(self):
         return self.limits.time_limit - self._used

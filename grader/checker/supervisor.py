@@ -94,7 +94,7 @@ class _CheckerRun:
         self.sandbox_generation = grader.sandbox.generation
         self.time_limit = grader.limits.time_limit
         self.test_names = grader.test_names
-        self.builder = ReportBuilder(grader.spec.exercise_id, grader.test_names)
+        self.builder = ReportBuilder(grader.spec.exercise_id, grader.test_names, grader.spec.points)
         self.buffer = bytearray()
         self.finished = False
         self.interruption = None

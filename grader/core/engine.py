@@ -42,6 +42,7 @@ class GradingSpec:
     entry: str
     tests_source: str
     tests_filename: str = "tests.py"
+    points: dict | None = None  # test name -> what the test is worth (1 when not named)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,10 +129,11 @@ def run_tests(spec, learner, emit=None, tests=None):
     """Run the hidden tests of `spec` against `learner`; emit events and return the report.
 
     `learner` has `start(send_output)`, `load()` -> None or (status, message),
-    `function` (what the tests call), `out_of_time()` -> None or a message, and `stop()`.
+    `function` (what the tests call), `begin_test()` (each test's own clock starts),
+    `out_of_time()` -> None or a message, and `stop()`.
     """
     tests = tests if tests is not None else load_tests(spec)
-    builder = ReportBuilder(spec.exercise_id, [t.name for t in tests])
+    builder = ReportBuilder(spec.exercise_id, [t.name for t in tests], spec.points)
     current_test = [None]
 
     def send(event):
@@ -154,6 +156,7 @@ def run_tests(spec, learner, emit=None, tests=None):
             current_test[0] = index
             send({"event": "test_start", "index": index})
             started = time.perf_counter()
+            learner.begin_test()
             exhausted = learner.out_of_time()
             if exhausted is not None:
                 status, message = "timeout", f"Not run: {exhausted}"
@@ -219,8 +222,11 @@ class InProcessLearner:
         self.function = learner_function
         return None
 
+    def begin_test(self):
+        pass  # whoever runs this interpreter enforces the time limits by stopping it
+
     def out_of_time(self):
-        return None  # whoever runs this interpreter enforces the time limit by stopping it
+        return None
 
 
 def load_submission(entry_name, source):

@@ -17,7 +17,10 @@ or produce a report that is not valid JSON.
 
 Report schema (also what `python -m grader check --json` prints):
     {"exercise": str, "passed": bool, "error": str | None,
-     "tests": [{"name", "status", "message", "duration_ms", "stdout"}], "stdout": str}
+     "tests": [{"name", "status", "message", "duration_ms", "stdout", "score", "max_score"}], "stdout": str,
+     "score": number, "max_score": number}
+A test is worth its points (`points`, by test name; 1 when not named): `score` is what a passed test
+earns, 0 otherwise; the report's `score` and `max_score` add them up in test order.
 `stdout` of a test is what the learner's code printed while that test ran; the
 report's `stdout` is everything it printed, loading included.
 """
@@ -35,9 +38,10 @@ class InvalidEvent(ValueError):
 
 
 class ReportBuilder:
-    def __init__(self, exercise_id, test_names):
+    def __init__(self, exercise_id, test_names, points=None):
         self.exercise_id = exercise_id
         self.test_names = list(test_names)
+        self.points = [(points or {}).get(name, 1) for name in self.test_names]
         self.results = {}
         self.running = None
         self.loaded = False
@@ -117,10 +121,13 @@ class ReportBuilder:
             else:
                 test = _result(name, *not_run)
             output = self._test_stdout.get(index)
-            tests.append({**test, "stdout": output.text() if output else ""})
+            worth = self.points[index]
+            tests.append({**test, "stdout": output.text() if output else "",
+                          "score": worth if test["status"] == "passed" else 0, "max_score": worth})
         passed = error is None and all(t["status"] == "passed" for t in tests)
         return {"exercise": self.exercise_id, "passed": passed, "error": error,
-                "tests": tests, "stdout": self._stdout.text()}
+                "tests": tests, "stdout": self._stdout.text(),
+                "score": _total(t["score"] for t in tests), "max_score": _total(self.points)}
 
 
 class _Output:
@@ -155,6 +162,13 @@ def clean_text(text, limit=None):
     if limit is not None and len(text) > limit:
         text = text[:limit] + " [cut]"
     return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _total(numbers):
+    total = 0
+    for number in numbers:  # added in order, as report.js does, so both get the same float
+        total += number
+    return total
 
 
 def _result(name, status, message, duration_ms=0.0):

@@ -4,7 +4,7 @@ Runs in a confined process forked by the zygote, with the checker at the other
 end of `channel` (a stream socket).  Messages are frames of plain data (see
 grader/wire.py):
 
-    checker -> learner   {"load": {"entry": str, "source": str}}   first, once
+    checker -> learner   {"load": {"entry": str, "source": str, "importable": [str] | None}}   first, once
     learner -> checker   {"loaded": None | error message}
     checker -> learner   {"call": value tree}      (args, kwargs), blobs alongside
     learner -> checker   {"return": value tree} | {"raised": {...}} | {"unencodable": str}
@@ -20,6 +20,7 @@ import socket
 import sys
 
 from grader.core.engine import builtin_bases, describe_exception, load_submission, one_line
+from grader.learner.imports import refuse_imports_missing_from
 from grader.wire import FrameReader, Unencodable, decode_value, encode_value, frame
 
 CHUNK = 1 << 20
@@ -33,6 +34,8 @@ def serve(channel):
     for message, blobs in _messages(channel, reader):
         if entry is None:
             request = message.get("load") or {}
+            if request.get("importable") is not None:
+                refuse_imports_missing_from(request["importable"])
             entry, error = load_submission(request.get("entry"), request.get("source", ""))
             _send(channel, {"loaded": error})
             if error is not None:

@@ -19,9 +19,11 @@ export class InvalidEvent extends Error {
 }
 
 export class ReportBuilder {
-  constructor(exerciseId, testNames) {
+  // `points`: what each test is worth, by name (1 when not named), as in report.py.
+  constructor(exerciseId, testNames, points = null) {
     this.exerciseId = exerciseId;
     this.testNames = [...testNames];
+    this.points = this.testNames.map((name) => (points && Object.hasOwn(points, name) ? points[name] : 1));
     this.results = new Map();
     this.running = null;
     this.loaded = false;
@@ -108,10 +110,13 @@ export class ReportBuilder {
       if (this.results.has(index)) test = this.results.get(index);
       else if (index === this.running && interruption !== null) test = result(name, ...interruption);
       else test = result(name, ...notRun);
-      return { ...test, stdout: this.testStdout.get(index)?.text() ?? "" };
+      const worth = this.points[index];
+      return { ...test, stdout: this.testStdout.get(index)?.text() ?? "",
+        score: test.status === "passed" ? worth : 0, max_score: worth };
     });
     const passed = error === null && tests.every((t) => t.status === "passed");
-    return { exercise: this.exerciseId, passed, error, tests, stdout: this.stdout.text() };
+    return { exercise: this.exerciseId, passed, error, tests, stdout: this.stdout.text(),
+      score: total(tests.map((t) => t.score)), max_score: total(this.points) };
   }
 }
 
@@ -154,6 +159,13 @@ function cleanText(text, limit = null) {
     if (chars.length > limit) text = `${chars.slice(0, limit).join("")} [cut]`;
   }
   return text.replace(/\p{Surrogate}/gu, "?");
+}
+
+// Added in order, as report.py does, so both get the same float.
+function total(numbers) {
+  let sum = 0;
+  for (const number of numbers) sum += number;
+  return sum;
 }
 
 function result(name, status, message, durationMs = 0) {

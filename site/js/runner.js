@@ -53,7 +53,7 @@ export class Runner {
 
   async gradeNow(spec, source, timeLimit, onEvent) {
     const worker = this.fresh[0];
-    const run = new Run(++this.runCount, new ReportBuilder(spec.exercise_id, spec.test_names), onEvent);
+    const run = new Run(++this.runCount, new ReportBuilder(spec.exercise_id, spec.test_names, spec.points), onEvent);
     this.run = run;
     try {
       await Promise.race([worker.ready, run.ended]);

@@ -38,7 +38,7 @@ def run(spec_json, source, post, take_raw_output, post_stuck):
     signal.signal(signal.SIGINT, on_interrupt)
     fields = json.loads(spec_json)
     spec = GradingSpec(**{f.name: fields[f.name] for f in dataclasses.fields(GradingSpec)})
-    builder = ReportBuilder(spec.exercise_id, [test.name for test in load_tests(spec)])
+    builder = ReportBuilder(spec.exercise_id, [test.name for test in load_tests(spec)], spec.points)
 
     def emit(event):
         builder.add(event)

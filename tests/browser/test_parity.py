@@ -37,6 +37,12 @@ ENDS_THE_RUNTIME = {"os._exit after a test": ["passed"] + ["error"] * 5}
 # Endless loops like loop_at_import / loop_in_function, which already cover the timeout path.
 SLOW_AND_REDUNDANT = {"print_flood_forever.py", "recursion_limit_raised.py"}
 
+# Modules the page's Pyodide lacks: offline grading refuses them too, with the same message.
+MISSING_FROM_PYODIDE = {
+    "import scipy": "import scipy\n" + SOLUTION,
+    "import resource in the function": SOLUTION.replace("    return pe", "    import resource\n    return pe"),
+}
+
 EXTRA_SUBMISSIONS = {
     "vectorised": SOLUTION,
     "loop": """import math
@@ -64,6 +70,7 @@ def sinusoidal_pe(T, C):
     "prints": SOLUTION + "\nprint('table ready', 3 * 'é😀')\n",
     "loop in the third test": SOLUTION.replace("    return pe", "    while T == 8:\n        pass\n    return pe"),
     **HONEST_SUBMISSIONS,
+    **MISSING_FROM_PYODIDE,
 }
 
 
@@ -97,6 +104,10 @@ def test_page_and_cli_give_the_same_verdicts(open_exercise, tmp_path):
     assert {name for name in HONEST_SUBMISSIONS if not browser[name]["passed"]} == set()
     for name, statuses in ENDS_THE_RUNTIME.items():
         assert verdict(browser[name])["statuses"] == statuses
+    for name in MISSING_FROM_PYODIDE:
+        messages = [(report["error"], [t["message"] for t in report["tests"]])
+                    for report in (browser[name], cli[name].result())]
+        assert messages[0] == messages[1] and "No module named" in str(messages[0]), name
 
 
 # --- report.js against report.py ---
@@ -110,8 +121,8 @@ import { readFileSync } from "node:fs";
 const revive = (key, value) => (value !== null && typeof value === "object" && "$float" in value
   ? Number(value.$float) : value);
 const cases = JSON.parse(readFileSync(0, "utf8"), revive);
-const outcomes = cases.map(({ names, events, interruption }) => {
-  const builder = new ReportBuilder("ex", names);
+const outcomes = cases.map(({ names, events, interruption, points }) => {
+  const builder = new ReportBuilder("ex", names, points);
   let rejected = null;
   for (const [index, event] of events.entries()) {
     try {
@@ -247,8 +258,8 @@ def json_safe(value):
     return value
 
 
-def build_with_report_py(events, interruption):
-    builder = ReportBuilder("ex", TEST_NAMES)
+def build_with_report_py(events, interruption, points):
+    builder = ReportBuilder("ex", TEST_NAMES, points)
     rejected = None
     for index, event in enumerate(events):
         try:
@@ -272,9 +283,12 @@ def test_report_js_matches_report_py(tmp_path):
     streams = [events[:cut] for events in recorded_runs()
                for cut in range(len(events) + 1)]  # every point where the run could have been stopped
     streams += list(with_odd_events())
-    cases = [{"names": TEST_NAMES, "events": events, "interruption": interruption}
-             for events in streams for interruption in INTERRUPTIONS]
-    expected = [build_with_report_py(case["events"], case["interruption"]) for case in cases]
+    # Points on every other case: floats whose sum depends on the order of the additions, a name no test has.
+    points = {TEST_NAMES[0]: 3, TEST_NAMES[2]: 0.1, TEST_NAMES[3]: 0.2, TEST_NAMES[4]: 0.3, "constructor": 9}
+    cases = [{"names": TEST_NAMES, "events": events, "interruption": interruption,
+              "points": points if number % 2 else None}
+             for number, (events, interruption) in enumerate((e, i) for e in streams for i in INTERRUPTIONS)]
+    expected = [build_with_report_py(case["events"], case["interruption"], case["points"]) for case in cases]
     result = subprocess.run([node, "driver.mjs"], cwd=tmp_path, input=json.dumps(json_safe(cases)),
                             capture_output=True, text=True, check=True)
     got = json.loads(result.stdout)

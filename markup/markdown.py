@@ -1,4 +1,4 @@
-"""Statement Markdown to HTML: CommonMark + tables, $...$ / $$...$$ math as MathML.
+"""Statement Markdown to HTML: CommonMark + tables, $...$ / $$...$$ math as MathML (markup.katex).
 
 Math is recognised by the dollarmath plugin before any other inline rule sees
 it, so `_`, `*` and `\\` inside formulas stay LaTeX; `$` inside code spans and
@@ -11,42 +11,89 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from sitebuild.mathml import MathError, to_mathml
+from markup.katex import Formula, render_formulas
+
+MAX_REMEMBERED = 1000  # rendered texts kept; a long `build.py serve` session starts afresh past it
 
 
 class MarkdownError(Exception):
+    """A formula that cannot be rendered: the message names it and the construct at fault, `line` its line."""
+
     def __init__(self, message, line=None):
         self.message, self.line = message, line
         super().__init__(f"line {line}: {message}" if line else message)
 
 
 def render_markdown(text):
-    """HTML for Markdown `text`; MarkdownError (with the line) for invalid math."""
-    env = {}
-    tokens = _MD.parse(text, env)
+    """HTML for Markdown `text`; MarkdownError (with the line) for a formula that cannot be rendered."""
+    if text not in _rendered:
+        prerender([text])
+    html, error = _rendered[text]
+    if error:
+        raise error
+    return html
+
+
+def prerender(texts):
+    """Render many Markdown texts with one KaTeX run and keep the results for render_markdown."""
+    if len(_rendered) > MAX_REMEMBERED:
+        _rendered.clear()
+    parsed = {text: _MD.parse(text, {}) for text in texts if text not in _rendered}
+    formulas = {text: list(_formulas(tokens)) for text, tokens in parsed.items()}
+    rendered = render_formulas([formula for found in formulas.values() for _, _, formula in found])
+    for text, tokens in parsed.items():
+        try:
+            _set_math(formulas[text], rendered)
+            _rendered[text] = _MD.renderer.render(tokens, _MD.options, {}), None
+        except MarkdownError as error:
+            _rendered[text] = None, error
+
+
+def _set_math(formulas, rendered):
+    for token, line, formula in formulas:
+        result = rendered[formula]
+        if result.problem:
+            raise MarkdownError(_problem(token, formula, result), _line_of(token, line, result.position))
+        token.meta["mathml"] = result.mathml
+        if token.type == "math_inline":
+            _glue_neighbours(token)
+
+
+def _formulas(tokens):
+    """(math token, line where its content starts, Formula) for every formula, in order."""
     for token in tokens:
-        line = token.map[0] + 1 if token.map else None
         if token.type == "math_block":
-            token.meta["mathml"] = _math(token.content, True, "$$", line)
-        children = token.children or []
-        for index, child in enumerate(children):
-            if child.type in ("softbreak", "hardbreak") and line:
-                line += 1
-            elif child.type in ("math_inline", "math_inline_double"):
-                child.meta["mathml"] = _math(child.content, child.type == "math_inline_double",
-                                             child.markup, line)
-            if child.type == "math_inline":
-                _glue_neighbours(children, index)
-    return _MD.renderer.render(tokens, _MD.options, env)
+            yield token, token.map[0] + 1, Formula(token.content.strip(), True)
+        line = token.map[0] + 1 if token.map else None
+        for index, child in enumerate(token.children or []):
+            if child.type in ("math_inline", "math_inline_double"):
+                child.meta["siblings"], child.meta["index"] = token.children, index
+                yield child, line, Formula(child.content.strip(), child.type == "math_inline_double")
+            if line:
+                line += child.content.count("\n") + (child.type in ("softbreak", "hardbreak"))
 
 
-def _glue_neighbours(children, index):
+def _line_of(token, line, position):
+    """The line of the character at `position` in the stripped formula of `token`, whose content starts at `line`."""
+    if line is None or position is None:
+        return line
+    content = token.content
+    before = content[:len(content) - len(content.lstrip()) + position]
+    return line + before.count("\n")
+
+
+def _problem(token, formula, result):
+    shown = " ".join(f"{token.markup}{formula.latex}{token.markup}".split())
+    return f"cannot render formula `{shown}`: {result.problem}"
+
+
+def _glue_neighbours(math):
     """Keep the text touching an inline formula ("($x$," or "$k$-th") on its line.
 
     Browsers may break a line between a formula and the punctuation after it;
     the renderer wraps the formula and the text moved here in a no-wrap span.
     """
-    math = children[index]
+    children, index = math.meta["siblings"], math.meta["index"]
     math.meta["before"] = math.meta["after"] = ""
     if index > 0 and children[index - 1].type == "text":
         previous = children[index - 1]
@@ -56,14 +103,6 @@ def _glue_neighbours(children, index):
         following = children[index + 1]
         stuck = re.match(r"\S*", following.content).group()
         following.content, math.meta["after"] = following.content[len(stuck):], stuck
-
-
-def _math(latex, display, markup, line):
-    try:
-        return to_mathml(latex.strip(), display)
-    except MathError as exc:
-        formula = " ".join(f"{markup}{latex.strip()}{markup}".split())
-        raise MarkdownError(f"LaTeX error in {formula}: {exc}", line) from None
 
 
 def _render_inline_math(self, tokens, idx, options, env):
@@ -87,6 +126,9 @@ def _render_code(self, tokens, idx, options, env):
     language = token.info.split(maxsplit=1)[0] if token.info.strip() else ""
     code_class = f' class="language-{escapeHtml(language)}"' if language else ""
     return f'<pre class="code-block"><code{code_class}>{escapeHtml(token.content)}</code></pre>\n'
+
+
+_rendered = {}  # Markdown text -> (HTML, None) or (None, MarkdownError)
 
 
 def _make_parser():

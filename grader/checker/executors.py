@@ -1,0 +1,184 @@
+"""Where a batch's submissions are graded: on this machine, or on the workers of a Dask cluster.
+
+An executor is opened once per batch (`with executor:`), which starts what it
+needs (the sandbox here; the connection to the scheduler for Dask), then
+`grade(spec, limits, test_names, items)` yields (key, report) for each
+(key, source) of `items` as each finishes.  Closing that generator stops the
+grading; what is still running is killed (here) or cancelled (Dask).
+
+A Dask worker grades with the same code as a local run, in the same sandbox:
+each worker process starts one sandbox on its first task and keeps it
+(`shared_sandbox`: closed at exit; it dies with the worker anyway).  The tasks
+carry everything as data: the exercise's grading spec (its id, entry function
+and the hidden tests' source, never a path: workers need not see the
+client's files), the limits (the import rule included), the hidden tests'
+names and the submission's source.  The grading code is the worker's
+installed `grader` package, so each task first compares the worker's
+fingerprint (a hash of the grader's source, numpy's and Python's versions)
+with the client's, and refuses to grade on a mismatch.
+"""
+
+import dataclasses
+import functools
+import hashlib
+import platform
+import re
+import threading
+from pathlib import Path
+
+import numpy
+
+from grader.checker.remote import Limits
+from grader.checker.sandbox import Sandbox, SandboxError
+from grader.checker.supervisor import Grader, shared_sandbox
+from grader.core.engine import GradingSpec
+
+DASK_ADDRESS = re.compile(r"dask://(?P<host>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})")
+GRADER_PACKAGE = Path(__file__).resolve().parents[1]
+IN_FLIGHT_PER_THREAD = 2  # submissions sent ahead per worker thread, so that none waits for the next one
+
+
+class ExecutorError(Exception):
+    """The executor cannot grade: the message says what and where."""
+
+
+def executor_address(text):
+    """`text` checked as an --executor value: "local", or "dask://HOST:PORT"; ValueError saying why not."""
+    if text == "local":
+        return text
+    match = DASK_ADDRESS.fullmatch(text)
+    if not match:
+        raise ValueError(f"{text!r} is not an executor: use local or dask://HOST:PORT (a Dask scheduler)")
+    if not 1 <= int(match["port"]) <= 65535:
+        raise ValueError(f"{text!r}: the port should be between 1 and 65535")
+    return text
+
+
+def make_executor(address, jobs, sandbox_mode, hide=(), warn=None):
+    """The executor for an `executor_address`; `jobs` and `hide` only apply to local grading."""
+    if address == "local":
+        return LocalExecutor(jobs, sandbox_mode, hide, warn)
+    return DaskExecutor(address, sandbox_mode, warn)
+
+
+class LocalExecutor:
+    """Forked checker processes on this machine, `jobs` at a time, with one sandbox for the batch."""
+
+    def __init__(self, jobs, sandbox_mode="auto", hide=(), warn=None):
+        self.jobs, self.sandbox_mode, self.hide, self.warn = jobs, sandbox_mode, hide, warn
+        self.sandbox = None
+
+    def __enter__(self):
+        self.sandbox = Sandbox(self.sandbox_mode, hide=self.hide, warn=self.warn)
+        return self
+
+    def __exit__(self, *exc_info):
+        self.sandbox.close()
+
+    def grade(self, spec, limits, test_names, items):
+        yield from Grader(spec, limits, self.sandbox, test_names).grade_all(items, self.jobs)
+
+
+class DaskExecutor:
+    """The workers of the Dask scheduler at dask://HOST:PORT, one task per submission."""
+
+    def __init__(self, address, sandbox_mode="auto", warn=None):
+        self.address, self.sandbox_mode, self.warn = address, sandbox_mode, warn
+        self.scheduler = "tcp://" + address.removeprefix("dask://")
+        self.client = None
+
+    def __enter__(self):
+        import dask.config
+        from distributed import Client
+        timeout = dask.config.get("distributed.comm.timeouts.connect")
+        try:
+            self.client = Client(self.scheduler, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ExecutorError(f"{self.address}: cannot reach the Dask scheduler within {timeout} "
+                                f"({_one_line(exc)})") from None
+        try:
+            self.client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            self.client.close()
+            raise ExecutorError(f"{self.address}: no Dask worker joined the scheduler within {timeout}; "
+                                "start some with `dask worker`") from None
+        return self
+
+    def __exit__(self, *exc_info):
+        self.client.close()
+
+    def grade(self, spec, limits, test_names, items):
+        from distributed import as_completed
+        task = functools.partial(grade_on_worker, dataclasses.asdict(spec), dataclasses.asdict(limits),
+                                 list(test_names), self.sandbox_mode, fingerprint())
+        window = IN_FLIGHT_PER_THREAD * max(1, sum(self.client.nthreads().values()))
+        pending = iter(items)
+        keys = {}
+        running = as_completed(loop=self.client.loop)
+        warned = set()
+
+        def send_next():
+            item = next(pending, None)
+            if item is not None:
+                future = self.client.submit(task, item[1], pure=False)
+                keys[future] = item[0]
+                running.add(future)
+
+        try:
+            for _ in range(window):
+                send_next()
+            for future in running:
+                key = keys.pop(future)
+                try:
+                    report, worker, mode = future.result()
+                except ExecutorError:
+                    raise
+                except Exception as exc:
+                    raise ExecutorError(f"{self.address}: a submission could not be graded there "
+                                        f"({type(exc).__name__}: {_one_line(exc)}); is this project on the "
+                                        "PYTHONPATH of the scheduler and the workers? (see README.md)") from None
+                if mode == "none" != self.sandbox_mode and worker not in warned and self.warn is not None:
+                    warned.add(worker)
+                    self.warn(f"warning: Dask worker {worker} grades WITHOUT a sandbox (bubblewrap does not work "
+                              "there); learner code runs with rlimits only and could tamper with the grading")
+                send_next()
+                yield key, report
+        finally:
+            if keys:
+                self.client.cancel(list(keys))
+
+
+def grade_on_worker(spec, limits, test_names, sandbox_mode, client_fingerprint, source):
+    """Run on a Dask worker: (the report of `source`, this worker's address, the sandbox mode it used)."""
+    from distributed import get_worker
+    address = get_worker().address
+    mine = fingerprint()
+    if mine != client_fingerprint:
+        differences = ", ".join(f"{part} {mine[part]} there, {client_fingerprint[part]} here"
+                                for part in mine if mine[part] != client_fingerprint[part])
+        raise ExecutorError(f"worker {address} runs another grader ({differences}); install the same version "
+                            "of this project and its requirements on every worker")
+    with _worker_grading:  # tasks of one worker process take turns on its sandbox
+        try:
+            sandbox = shared_sandbox(sandbox_mode)
+        except SandboxError as exc:
+            raise ExecutorError(f"worker {address}: {exc}") from None
+        report = Grader(GradingSpec(**spec), Limits(**limits), sandbox, test_names).grade(source)
+        return report, address, sandbox.mode
+
+
+_worker_grading = threading.Lock()
+
+
+@functools.cache
+def fingerprint():
+    """What must match between the client and a worker for both to grade alike."""
+    digest = hashlib.sha256()
+    for path in sorted(GRADER_PACKAGE.rglob("*.py")):
+        digest.update(path.relative_to(GRADER_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return {"grader code": digest.hexdigest()[:16], "numpy": numpy.__version__,
+            "Python": ".".join(platform.python_version_tuple()[:2])}
+
+
+def _one_line(exc):
+    return " ".join(str(exc).split())[:400] or type(exc).__name__

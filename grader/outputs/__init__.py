@@ -1,0 +1,35 @@
+"""What an instructor gets from a batch's records, each written atomically into one folder:
+
+    gradebook.csv          one row per student: total, per-exercise scores, percentage, feedback
+    feedback/<student>.md  each test's name, verdict and message, for the student
+    gradescope/<student>.json   Gradescope's autograder results.json for that student
+    junit.xml              one testsuite per student and exercise
+    report.html            the class at a glance: distribution, pass rates, common failures, who is stuck where
+    summary.txt            the end-of-run summary the command line prints
+
+Every file is made from the results records alone (see grader/batch.py), so
+`python -m grader report` can make them again at any time.
+"""
+
+from grader.outputs import feedback, gradebook, gradescope, html_report, junit
+from grader.outputs.atomic import write_atomically
+from grader.outputs.classbook import Plan, class_results
+
+__all__ = ["Plan", "class_results", "write_outputs"]
+
+
+def write_outputs(records, plan, folder, summary):
+    """Write every output for `records` (graded against `plan`) into `folder`; return the paths written."""
+    students = class_results(records, plan)
+    written = [
+        write_atomically(folder / "gradebook.csv", gradebook.render(students, plan)),
+        write_atomically(folder / "junit.xml", junit.render(students, plan)),
+        write_atomically(folder / "report.html", html_report.render(students, plan)),
+        write_atomically(folder / "summary.txt", summary + "\n"),
+    ]
+    for student in students:
+        name = student.file_stem
+        written.append(write_atomically(folder / "feedback" / f"{name}.md", feedback.render(student, plan)))
+        written.append(write_atomically(folder / "gradescope" / f"{name}.json",
+                                        gradescope.render(student, plan)))
+    return written

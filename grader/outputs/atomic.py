@@ -1,0 +1,23 @@
+"""Writing a whole file or nothing: a temporary file beside it, synced, then renamed over it."""
+
+import contextlib
+import os
+import tempfile
+
+
+def write_atomically(path, text):
+    """Replace `path` by a file holding `text` (UTF-8); a reader sees the old file or the new, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    return path

@@ -1,0 +1,24 @@
+"""The gradebook CSV: one row per student, numbers a spreadsheet reads as numbers, and a feedback column."""
+
+import csv
+import io
+
+from grader.outputs.feedback import one_line
+from grader.spreadsheet import safe_cell
+
+
+def render(students, plan):
+    columns = (["student", "total", "max_total", "percentage"]
+               + [f"{exercise_id} score" for exercise_id in plan.weights] + ["feedback"])
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([safe_cell(column) for column in columns])
+    for student in students:
+        scores = [_number(student.records[e]["score"]) if e in student.records else "" for e in plan.weights]
+        writer.writerow([safe_cell(student.name), _number(student.total), _number(student.max_total),
+                         f"{student.percentage:.2f}", *scores, safe_cell(one_line(student, plan))])
+    return buffer.getvalue()
+
+
+def _number(value):
+    return f"{value:g}"

@@ -1,0 +1,44 @@
+"""Gradescope's autograder results.json for one student (its "Autograder Specifications" format).
+
+One Gradescope test per hidden test, named "exercise: test", its points weighted like the total.
+"""
+
+import json
+
+from grader.outputs.feedback import first_line, points
+
+VISIBILITY = "visible"
+OUTPUT_LIMIT = 8000  # characters of a test's output shown in Gradescope
+
+
+def results(student, plan):
+    tests, seconds = [], 0.0
+    for exercise_id, weight in plan.weights.items():
+        record = student.records.get(exercise_id)
+        if record is None:
+            continue
+        for test in record["tests"]:
+            seconds += test["duration_ms"] / 1000
+            tests.append({"name": f"{exercise_id}: {test['name']}", "score": round(weight * test["score"], 6),
+                          "max_score": round(weight * test["max_score"], 6),
+                          "status": "passed" if test["status"] == "passed" else "failed",
+                          "output": _output(test), "visibility": VISIBILITY})
+    lines = [f"{exercise_id}: {points(r['score'])}/{points(r['max_score'])}"
+             + (f" ({first_line(r['error'])})" if r["error"] else "")
+             for exercise_id, r in ((e, student.records.get(e)) for e in plan.weights) if r is not None]
+    return {"score": student.total, "execution_time": round(seconds, 3),
+            "output": "\n".join(lines), "tests": tests}
+
+
+def render(student, plan):
+    return json.dumps(results(student, plan), ensure_ascii=True, allow_nan=False, indent=2) + "\n"
+
+
+def _output(test):
+    if test["status"] == "passed":
+        return ""
+    verdict = {"failed": "Failed", "error": "Error", "timeout": "Timed out"}[test["status"]]
+    text = f"{verdict}: {test['message']}" if test["message"] else verdict
+    if test.get("stdout"):
+        text += "\n\nYour code printed:\n" + test["stdout"]
+    return text[:OUTPUT_LIMIT]

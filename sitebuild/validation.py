@@ -1,0 +1,55 @@
+"""Validate exercises for the build, remembering on disk which ones passed.
+
+A cache entry's key is everything a validation verdict depends on:
+- the exercise's grading inputs: its id, entry and time_limit, starter.py,
+  solution.py, tests.py and mutants/*.py (names and sources), as loaded;
+- the grader's own code (every .py file of the grader package) and the Python
+  and numpy it runs on.
+The statement, hints, title and the other page metadata are left out on
+purpose: validation only checks that the statement and hints render, and the
+build renders them again itself every time, failing on the same errors. So a
+statement edit re-validates nothing. Only a passed validation is stored.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import numpy
+
+import grader
+from grader.validate import validate_exercise
+from sitebuild import BuildError
+from sitebuild.cache import digest, files_digest
+
+
+class Validator:
+    """Runs `validate_exercise` on each exercise unless the cache says the same inputs passed before."""
+
+    def __init__(self, cache):
+        self.cache = cache  # a DiskCache
+        self.environment = digest(files_digest(Path(grader.__file__).parent, ["**/*.py"]),
+                                  sys.version, numpy.__version__)
+        self.validated, self.from_cache = [], []
+
+    def check(self, exercise):
+        """Return if `exercise` is valid; BuildError naming the first problem if not."""
+        key = digest(self.environment, grading_inputs(exercise))
+        if self.cache.get(key) is not None:
+            self.from_cache.append(exercise.id)
+            return
+        validation = validate_exercise(exercise)
+        if not validation.ok:
+            first = " ".join(validation.problems[0].split())
+            raise BuildError(f"{first} (`python -m grader validate {exercise.id}` gives the full report)")
+        self.cache.put(key, {"exercise": exercise.id})
+        self.validated.append(exercise.id)
+
+
+def grading_inputs(exercise):
+    """The parts of an Exercise that validation grades with, as one canonical string."""
+    return json.dumps({
+        "id": exercise.id, "entry": exercise.entry, "time_limit": exercise.time_limit,
+        "starter": exercise.starter, "solution": exercise.solution, "tests": exercise.tests_source,
+        "mutants": exercise.mutants,
+    }, sort_keys=True)

@@ -1,0 +1,151 @@
+"""`python -m grader batch --executor dask://HOST:PORT`: a real Dask cluster (LocalCluster, two worker processes)
+grades like this machine, an interrupted run included; workers close their sandboxes when they exit; bad
+addresses, an unreachable scheduler and a worker running another grader are refused with one line, exit 2."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+from distributed import Client, LocalCluster
+
+from test_batch import CASES, batch, copy_cases, read_jsonl
+
+ROOT = Path(__file__).resolve().parents[1]
+# Correct, wrong, crashing, looping and hostile submissions.
+FOLDER_CASES = ["correct_vectorised.py", "correct_with_prints.py", "wrong_shape.py", "returns_nan.py",
+                "exception_custom_index_error.py", "syntax_error.py", "missing_function.py", "loop_in_function.py",
+                "os_exit.py", "tamper_kill_processes.py", "tamper_find_hidden_tests.py", "fake_report_printed.py"]
+TIMEOUT = ["--timeout", "2"]
+
+
+def comparable(path):
+    """The records of a results file by submission, without what legitimately differs between runs:
+    timings and when each was graded."""
+    records = {}
+    for record in read_jsonl(path):
+        del record["graded_at"]
+        for test in record["tests"]:
+            del test["duration_ms"]
+        records[record["submission"]] = record
+    return records
+
+
+def dask_address(cluster):
+    return cluster.scheduler_address.replace("tcp://", "dask://")
+
+
+def worker_children(cluster):
+    """{worker process id: the processes it started (its sandbox)}."""
+    with Client(cluster) as client:
+        workers = client.run(os.getpid).values()
+    return {pid: psutil.Process(pid).children(recursive=True) for pid in workers}
+
+
+def has_sandbox(processes):
+    return any(p.name() == "bwrap" for p in processes)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return copy_cases(tmp_path_factory.mktemp("class"), {name: name for name in FOLDER_CASES})
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two worker processes; once closed, nothing they started (their sandboxes) is left running."""
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        yield cluster
+        started = [process for processes in worker_children(cluster).values() for process in processes]
+    assert started, "the workers started no sandbox"
+    _, alive = psutil.wait_procs(started, timeout=10)
+    assert alive == [], "a worker's sandbox outlived it"
+
+
+@pytest.fixture(scope="module")
+def local_records(folder, tmp_path_factory):
+    out = tmp_path_factory.mktemp("local") / "results.jsonl"
+    process = batch("sinusoidal_pe", str(folder), "--out", str(out), *TIMEOUT, "--jobs", "2")
+    assert process.returncode == 0, process.stderr
+    return comparable(out)
+
+
+def test_a_dask_cluster_grades_like_this_machine(folder, cluster, local_records, tmp_path):
+    out = tmp_path / "results.jsonl"
+    process = batch("sinusoidal_pe", str(folder), "--out", str(out), *TIMEOUT, "--executor", dask_address(cluster))
+    assert process.returncode == 0, process.stderr
+    assert comparable(out) == local_records
+    assert sorted(local_records) == sorted(FOLDER_CASES)
+    assert local_records["correct_vectorised.py"]["passed"] and not local_records["wrong_shape.py"]["passed"]
+    assert "WITHOUT a sandbox" not in process.stderr
+    # Each worker graded in a sandbox of its own, kept for the next task.
+    children = worker_children(cluster)
+    assert len(children) == 2 and all(has_sandbox(processes) for processes in children.values())
+
+
+def test_an_interrupted_dask_run_resumes_to_the_same_records(folder, cluster, local_records, tmp_path):
+    out = tmp_path / "results.jsonl"
+    command = [sys.executable, "-m", "grader", "batch", "sinusoidal_pe", str(folder), "--out", str(out), *TIMEOUT,
+               "--executor", dask_address(cluster)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 2):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    first = read_jsonl(out)
+    assert 2 <= len(first) < len(FOLDER_CASES)
+
+    resumed = batch("sinusoidal_pe", str(folder), "--out", str(out), *TIMEOUT, "--executor", dask_address(cluster))
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{len(first)} of {len(FOLDER_CASES)} already graded" in resumed.stderr
+    assert read_jsonl(out)[:len(first)] == first
+    assert comparable(out) == local_records
+
+
+@pytest.mark.parametrize("value", ["dask://host", "tcp://127.0.0.1:8786", "dask://host:99999"])
+def test_an_executor_that_is_not_one_is_a_usage_error(value, tmp_path):
+    process = batch("sinusoidal_pe", str(tmp_path), "--executor", value)
+    assert process.returncode == 2
+    assert process.stderr.splitlines()[-1].startswith("python -m grader batch: error: argument --executor: ")
+    assert "Traceback" not in process.stderr
+
+
+def test_an_unreachable_scheduler_is_an_error_within_the_connect_timeout(tmp_path):
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    folder = copy_cases(tmp_path / "class", {"a.py": "correct_vectorised.py"})
+    out = tmp_path / "results.jsonl"
+    started = time.monotonic()
+    process = batch("sinusoidal_pe", str(folder), "--out", str(out), "--executor", f"dask://127.0.0.1:{port}",
+                    env={**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
+    assert time.monotonic() - started < 30
+    assert process.returncode == 2
+    assert process.stderr.splitlines() == [
+        f"error: dask://127.0.0.1:{port}: cannot reach the Dask scheduler within 2s "
+        f"(Timed out trying to connect to tcp://127.0.0.1:{port} after 2 s)"]
+    assert not out.exists()
+
+
+def test_a_worker_running_another_grader_is_refused(cluster, tmp_path):
+    """The client runs an edited copy of the grader, the workers the original."""
+    edited = tmp_path / "edited"
+    shutil.copytree(ROOT / "grader", edited / "grader", ignore=shutil.ignore_patterns("__pycache__"))
+    with open(edited / "grader" / "core" / "checks.py", "a") as checks:
+        checks.write("# an edit the workers do not have\n")
+    folder = copy_cases(tmp_path / "class", {"a.py": "correct_vectorised.py"})
+    out = tmp_path / "results.jsonl"
+    process = batch(str(ROOT / "exercises" / "sinusoidal_pe"), str(folder), "--out", str(out),
+                    "--executor", dask_address(cluster), cwd=edited)
+    assert process.returncode == 2
+    [line] = [line for line in process.stderr.splitlines() if line.startswith("error:")]
+    assert " runs another grader (grader code " in line and " here); install the same version" in line
+    assert out.read_text() == ""  # nothing graded, nothing recorded
