@@ -20,6 +20,7 @@ export function mountExercise(runner) {
   const starter = JSON.parse(document.getElementById("starter-code").textContent);
 
   const runButton = document.getElementById("run-button");
+  const stopButton = document.getElementById("stop-button");
   const resultsPanel = document.getElementById("results");
   const runtimeStatus = document.getElementById("runtime-status");
   const solution = document.getElementById("solution");
@@ -58,7 +59,10 @@ export function mountExercise(runner) {
 
   async function gradeSubmission(source) {
     runsInFlight += 1;
+    const runHadFocus = document.activeElement === runButton;
     runButton.disabled = true;
+    stopButton.hidden = false;
+    if (runHadFocus) stopButton.focus();
     resultsPanel.setAttribute("aria-busy", "true");
     try {
       const spec = await loadSpec();
@@ -80,6 +84,8 @@ export function mountExercise(runner) {
       runsInFlight -= 1;
       if (runsInFlight === 0) {
         runButton.disabled = false;
+        if (document.activeElement === stopButton) runButton.focus();
+        stopButton.hidden = true;
         resultsPanel.removeAttribute("aria-busy");
       }
     }
@@ -93,6 +99,7 @@ export function mountExercise(runner) {
   }
 
   runButton.addEventListener("click", runEditorCode);
+  stopButton.addEventListener("click", () => runner.stop());
   // Capture phase, so the editor does not also treat Mod-Enter as "insert blank line".
   const runOnModEnter = (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
@@ -149,6 +156,7 @@ export function mountExercise(runner) {
   }
 
   return function unmount() {
+    if (runsInFlight > 0) runner.stop(); // a run of the page being left: its verdict has nowhere to go
     saveCode();
     window.removeEventListener("keydown", runOnModEnter, true);
     window.removeEventListener("pagehide", saveCode);

@@ -5,9 +5,10 @@
 // format "iife" (any format works); Pyodide is not bundled: importScripts()
 // loads `pyodide.js` at runtime from the `pyodideUrl` the page sends.
 //
-// Protocol (see the site contract): page -> worker {type:"init"} then {type:"grade"};
-// worker -> page "status", "ready" | "init-error", then per run "event"s and
-// "report" | "run-error". The page owns the time limit: it terminates this worker.
+// Protocol (see the site contract): page -> worker {type:"init"} then one {type:"grade"};
+// worker -> page "status", "ready" | "init-error", then "event"s and "report" | "run-error",
+// and "stuck" {where} when a KeyboardInterrupt sent through the interrupt buffer reaches
+// Python. The page owns the time limit and gives each run a new worker: it terminates this one.
 
 const GRADER_DIR = "/home/pyodide/grader-core";
 const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to fds 1/2
@@ -15,11 +16,26 @@ const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to
 // A report built from the engine's events, like the offline supervisor's, plus what the
 // code wrote around the engine's capture (e.g. os.write(1, ...)), attributed to no test.
 const GLUE = `
-import dataclasses, json, sys
-from grader.core.engine import GradingSpec, grade, load_tests
+import dataclasses, json, linecache, signal, sys
+import numpy  # imported while booting, not in the first run: hidden tests and most submissions use it
+from grader.core.engine import SUBMISSION_FILENAME, GradingSpec, grade, load_tests
 from grader.core.report import ReportBuilder
 
-def run(spec_json, source, post, take_raw_output):
+def where_stopped(frame):
+    """{line, function, code} of the innermost frame of the learner's code, or None."""
+    while frame is not None and frame.f_code.co_filename != SUBMISSION_FILENAME:
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return {"line": frame.f_lineno, "function": frame.f_code.co_name,
+            "code": linecache.getline(SUBMISSION_FILENAME, frame.f_lineno).strip()}
+
+def run(spec_json, source, post, take_raw_output, post_stuck):
+    def on_interrupt(signum, frame):
+        post_stuck(json.dumps(where_stopped(frame)))
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
     fields = json.loads(spec_json)
     spec = GradingSpec(**{f.name: fields[f.name] for f in dataclasses.fields(GradingSpec)})
     builder = ReportBuilder(spec.exercise_id, [test.name for test in load_tests(spec)], spec.points)
@@ -43,25 +59,28 @@ def run(spec_json, source, post, take_raw_output):
 let runGrade = null;
 let rawOutput = "";
 const decoder = new TextDecoder();
+// Kept from the start: the learner's code can rebind self.postMessage, but not this.
+const postToPage = self.postMessage.bind(self);
 
-// The page sends "grade" only after "ready", one run at a time.
+// The page sends "grade" only after "ready", once.
 self.onmessage = ({ data }) => {
   if (data.type === "init") {
-    init(data.pyodideUrl, data.graderFilesUrl).then(
-      () => self.postMessage({ type: "ready" }),
-      (err) => self.postMessage({ type: "init-error", error: String(err?.message ?? err) }),
+    init(data.pyodideUrl, data.graderFilesUrl, data.interruptBuffer).then(
+      () => postToPage({ type: "ready" }),
+      (err) => postToPage({ type: "init-error", error: String(err?.message ?? err) }),
     );
   } else if (data.type === "grade") {
     gradeRun(data);
   }
 };
 
-async function init(pyodideUrl, graderFilesUrl) {
+async function init(pyodideUrl, graderFilesUrl, interruptBuffer) {
   status("Loading Python…");
   importScripts(new URL("pyodide.js", pyodideUrl).href);
   const filesRequest = fetch(graderFilesUrl);
   // `packages` starts numpy's download with the runtime's, instead of after it.
   const pyodide = await self.loadPyodide({ indexURL: pyodideUrl, packages: ["numpy"] });
+  if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   const keepRawOutput = {
     write(bytes) {
       if (rawOutput.length < RAW_OUTPUT_LIMIT) {
@@ -87,17 +106,18 @@ async function init(pyodideUrl, graderFilesUrl) {
 }
 
 function gradeRun({ runId, spec, source }) {
-  const post = (json) => self.postMessage({ type: "event", runId, event: JSON.parse(json) });
+  const post = (json) => postToPage({ type: "event", runId, event: JSON.parse(json) });
+  const postStuck = (json) => postToPage({ type: "stuck", runId, where: JSON.parse(json) });
   rawOutput = "";
   try {
-    const report = JSON.parse(runGrade(JSON.stringify(spec), source, post, takeRawOutput));
-    self.postMessage({ type: "report", runId, report });
+    const report = JSON.parse(runGrade(JSON.stringify(spec), source, post, takeRawOutput, postStuck));
+    postToPage({ type: "report", runId, report });
   } catch (err) {
     const text = takeRawOutput();
     // On a fatal error Pyodide dumps its own diagnostics to stderr: that is not the learner's output.
     const fatal = err?.name !== "Exit" && err?.name !== "PythonError";
     if (text && !fatal) post(JSON.stringify({ event: "stdout", text, test: null }));
-    self.postMessage({ type: "run-error", runId, error: describeFailure(err) });
+    postToPage({ type: "run-error", runId, error: describeFailure(err) });
   }
 }
 
@@ -107,8 +127,7 @@ function takeRawOutput() {
   return text;
 }
 
-// A learner-facing sentence for a Python call that did not return. The page
-// restarts the worker after any of these: Pyodide may no longer be usable.
+// A learner-facing sentence for a Python call that did not return.
 function describeFailure(err) {
   if (err?.name === "Exit") {
     return `Your code ended the Python runtime early (exit code ${err.status}), e.g. with os._exit().`;
@@ -123,5 +142,5 @@ function describeFailure(err) {
 }
 
 function status(text) {
-  self.postMessage({ type: "status", text });
+  postToPage({ type: "status", text });
 }

@@ -5,6 +5,7 @@ The site is built once per session with self-hosted Pyodide. Nothing outside
 the page attempts is blocked and fails the test.
 """
 
+import functools
 import subprocess
 import sys
 import threading
@@ -17,7 +18,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from sitebuild.serve import make_server  # noqa: E402
+from sitebuild.serve import SiteHandler, SiteServer, make_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -33,14 +34,32 @@ def site_dir(tmp_path_factory):
     return out
 
 
-@pytest.fixture(scope="session")
-def base_url(site_dir):
-    server = make_server(site_dir, "127.0.0.1", 0)
+def _serving(server):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url(site_dir):
+    yield from _serving(make_server(site_dir, "127.0.0.1", 0))
+
+
+class IsolatingHandler(SiteHandler):
+    """Sends the headers that make pages cross-origin isolated (SharedArrayBuffer, Pyodide's interrupt buffer)."""
+
+    def end_headers(self):
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+
+@pytest.fixture(scope="session")
+def isolated_base_url(site_dir):
+    """The same site, served cross-origin isolated."""
+    yield from _serving(SiteServer(("127.0.0.1", 0), functools.partial(IsolatingHandler, directory=str(site_dir))))
 
 
 @pytest.fixture(scope="session")

@@ -4,11 +4,8 @@ Browser verdicts are practice feedback (offline, tests and learner code run in s
 honest code must get the offline verdict:
 
 1. Hidden tests may draw from numpy's seeded generators: the page and the CLI draw the same values.
-2. Every run on a page uses the same interpreter, so what one run leaves behind (patched functions,
-   numpy's global state, warning filters) is still there for the next one, until each run gets a fresh
-   interpreter.  Patching checks only makes them pass, and numpy's error handling and global random
-   state do not change an honest run's verdict; rebinding a function that the tests or the reference
-   use does, and so do warning filters, for what a run prints (xfail until then).
+2. Each run gets a fresh interpreter in a fresh worker, so nothing one run does (patched functions,
+   numpy's global state, warning filters, a gc callback, a hijacked worker) reaches the next one.
 """
 
 import shutil
@@ -19,7 +16,7 @@ import pytest
 
 from corpus_cases import load_cases
 from page_helpers import (EXERCISES, HONEST_SUBMISSIONS, ROOT, SOLUTION, TEST_NAMES, grade_in_page, grade_with_cli,
-                          verdict)
+                          set_time_limit, verdict)
 
 CORPUS = ROOT / "tests" / "corpus" / "sinusoidal_pe"
 MUTANTS = EXERCISES / "sinusoidal_pe" / "mutants"
@@ -149,10 +146,44 @@ LEFT_BEHIND = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="every run on a page shares one interpreter, until each gets a fresh one")
 @pytest.mark.parametrize("left", LEFT_BEHIND)
 def test_nothing_a_run_leaves_changes_the_next_verdict(open_exercise, tmp_path, left):
     honest = HONEST_SUBMISSIONS["warnings.warn"]  # the reference, printing warnings
     page = open_exercise()
     grade_in_page(page, LEFT_BEHIND[left])
     assert verdict(grade_in_page(page, honest)) == verdict(grade_with_cli(honest, tmp_path, "warnings"))
+
+
+# Runs that would decide the verdicts of later runs on the page if they shared its interpreter or worker.
+POISONING = {
+    "gc callback and other hooks re-patching numpy's comparisons": (CORPUS / "tamper_repatch_hooks.py").read_text(),
+    "js.self.postMessage replaced": "import js\n\njs.self.postMessage = lambda *args: None\n",
+    "worker's onmessage answering every run with a pass": """import json
+
+import js
+from pyodide.ffi import create_proxy
+
+
+def pass_everything(message):
+    data = message.data
+    tests = [{"name": name, "status": "passed", "message": "", "duration_ms": 1, "stdout": ""}
+             for name in data.spec.test_names]
+    report = {"exercise": data.spec.exercise_id, "passed": True, "error": None, "tests": tests, "stdout": ""}
+    js.postMessage(js.JSON.parse(json.dumps({"type": "report", "runId": data.runId, "report": report})))
+
+
+js.self.onmessage = create_proxy(pass_everything)
+""",
+    "js.close()": "import js\n\njs.close()\n",
+}
+
+
+@pytest.mark.parametrize("poison", POISONING)
+def test_no_run_decides_the_verdict_of_a_later_one(open_exercise, poison):
+    page = open_exercise()
+    set_time_limit(page, 3)  # a run whose worker went silent ends at the limit
+    grade_in_page(page, POISONING[poison])
+    wrong = grade_in_page(page, (MUTANTS / "swapped_sin_cos.py").read_text())
+    assert not wrong["passed"] and "failed" in [t["status"] for t in wrong["tests"]], wrong
+    correct = grade_in_page(page, SOLUTION)
+    assert correct["passed"], correct
