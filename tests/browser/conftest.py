@@ -5,7 +5,6 @@ The site is built once per session with self-hosted Pyodide. Nothing outside
 the page attempts is blocked and fails the test.
 """
 
-import functools
 import subprocess
 import sys
 import threading
@@ -18,7 +17,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from sitebuild.serve import SiteHandler, SiteServer, make_server  # noqa: E402
+from sitebuild.serve import make_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -44,22 +43,15 @@ def _serving(server):
 
 @pytest.fixture(scope="session")
 def base_url(site_dir):
-    yield from _serving(make_server(site_dir, "127.0.0.1", 0))
-
-
-class IsolatingHandler(SiteHandler):
-    """Sends the headers that make pages cross-origin isolated (SharedArrayBuffer, Pyodide's interrupt buffer)."""
-
-    def end_headers(self):
-        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-        super().end_headers()
+    """The site without the COOP/COEP headers, as a static host serves it: a page is cross-origin isolated
+    only once the service worker controls it (so a first visit takes the runtime's path without isolation)."""
+    yield from _serving(make_server(site_dir, "127.0.0.1", 0, isolate=False))
 
 
 @pytest.fixture(scope="session")
 def isolated_base_url(site_dir):
-    """The same site, served cross-origin isolated."""
-    yield from _serving(SiteServer(("127.0.0.1", 0), functools.partial(IsolatingHandler, directory=str(site_dir))))
+    """The same site as `build.py serve` sends it: cross-origin isolated from the first page."""
+    yield from _serving(make_server(site_dir, "127.0.0.1", 0))
 
 
 @pytest.fixture(scope="session")
