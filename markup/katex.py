@@ -29,10 +29,12 @@ NODE_SECONDS = 120
 MESSAGES = [
     (re.compile(r"Undefined control sequence: (.+)"), r"unknown command \1"),
     (re.compile(r"No such environment: (.+)"), r"unknown environment \1"),
+    # KaTeX says the same for `\frac{1}` and `\frac{1}{C`: name both causes.
     (re.compile(r"Unexpected end of input in a macro argument, expected '}'"),
-     "a command is missing an argument at the end of the formula"),
+     "a command is missing an argument, or a '{' is never closed, at the end of the formula"),
     (re.compile(r"Expected group (?:as argument to|after) '(.+)'"), r"\1 is missing an argument"),
     (re.compile(r"Expected '}', got 'EOF'"), "unbalanced braces: a '{' is never closed"),
+    (re.compile(r"Expected '}', got '.+'"), "unbalanced braces: a '{' is still open"),
     (re.compile(r"Expected 'EOF', got '}'"), "unbalanced braces: a '}' has no matching '{'"),
     (re.compile(r"LaTeX-incompatible input and strict mode is set to 'error': (.*?)(?: \[\w+\])?"), r"\1"),
 ]
@@ -83,8 +85,8 @@ def render_formulas(formulas):
 def _failure(latex, result):
     problem = result["error"]
     for pattern, replacement in MESSAGES:
-        if pattern.fullmatch(problem):
-            problem = pattern.sub(replacement, problem)
+        if match := pattern.fullmatch(problem):
+            problem = match.expand(replacement)
             break
     position, length = result["position"], result["length"]
     if position is not None and position >= len(latex) and "end of the formula" not in problem:
