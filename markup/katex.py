@@ -29,9 +29,9 @@ NODE_SECONDS = 120
 MESSAGES = [
     (re.compile(r"Undefined control sequence: (.+)"), r"unknown command \1"),
     (re.compile(r"No such environment: (.+)"), r"unknown environment \1"),
-    # KaTeX says the same for `\frac{1}` and `\frac{1}{C`: name both causes.
+    # KaTeX says this for `\frac{1}` and for `\frac{1}{C` alike: _failure tells them apart.
     (re.compile(r"Unexpected end of input in a macro argument, expected '}'"),
-     "a command is missing an argument, or a '{' is never closed, at the end of the formula"),
+     "a command is missing an argument at the end of the formula"),
     (re.compile(r"Expected group (?:as argument to|after) '(.+)'"), r"\1 is missing an argument"),
     (re.compile(r"Expected '}', got 'EOF'"), "unbalanced braces: a '{' is never closed"),
     (re.compile(r"Expected '}', got '.+'"), "unbalanced braces: a '{' is still open"),
@@ -88,6 +88,8 @@ def _failure(latex, result):
         if match := pattern.fullmatch(problem):
             problem = match.expand(replacement)
             break
+    if problem.startswith("a command is missing an argument") and _unclosed_braces(latex):
+        problem = "unbalanced braces: a '{' is never closed"
     position, length = result["position"], result["length"]
     if position is not None and position >= len(latex) and "end of the formula" not in problem:
         problem += " (at the end of the formula)"
@@ -96,6 +98,12 @@ def _failure(latex, result):
         if construct and construct.strip("{}") not in problem:
             problem += f" at `{construct}`"
     return Rendered(problem=problem, position=position)
+
+
+def _unclosed_braces(latex):
+    """Whether more groups open than close (escaped braces, `\\{`, are text, not groups)."""
+    plain = re.sub(r"\\.", "", latex)
+    return plain.count("{") > plain.count("}")
 
 
 def _run_katex(formulas):
