@@ -29,10 +29,12 @@ NODE_SECONDS = 120
 MESSAGES = [
     (re.compile(r"Undefined control sequence: (.+)"), r"unknown command \1"),
     (re.compile(r"No such environment: (.+)"), r"unknown environment \1"),
+    # KaTeX says this for `\frac{1}` and for `\frac{1}{C` alike: _failure tells them apart.
     (re.compile(r"Unexpected end of input in a macro argument, expected '}'"),
      "a command is missing an argument at the end of the formula"),
     (re.compile(r"Expected group (?:as argument to|after) '(.+)'"), r"\1 is missing an argument"),
     (re.compile(r"Expected '}', got 'EOF'"), "unbalanced braces: a '{' is never closed"),
+    (re.compile(r"Expected '}', got '.+'"), "unbalanced braces: a '{' is still open"),
     (re.compile(r"Expected 'EOF', got '}'"), "unbalanced braces: a '}' has no matching '{'"),
     (re.compile(r"LaTeX-incompatible input and strict mode is set to 'error': (.*?)(?: \[\w+\])?"), r"\1"),
 ]
@@ -83,9 +85,11 @@ def render_formulas(formulas):
 def _failure(latex, result):
     problem = result["error"]
     for pattern, replacement in MESSAGES:
-        if pattern.fullmatch(problem):
-            problem = pattern.sub(replacement, problem)
+        if match := pattern.fullmatch(problem):
+            problem = match.expand(replacement)
             break
+    if problem.startswith("a command is missing an argument") and _unclosed_braces(latex):
+        problem = "unbalanced braces: a '{' is never closed"
     position, length = result["position"], result["length"]
     if position is not None and position >= len(latex) and "end of the formula" not in problem:
         problem += " (at the end of the formula)"
@@ -94,6 +98,12 @@ def _failure(latex, result):
         if construct and construct.strip("{}") not in problem:
             problem += f" at `{construct}`"
     return Rendered(problem=problem, position=position)
+
+
+def _unclosed_braces(latex):
+    """Whether more groups open than close (escaped braces, `\\{`, are text, not groups)."""
+    plain = re.sub(r"\\.", "", latex)
+    return plain.count("{") > plain.count("}")
 
 
 def _run_katex(formulas):

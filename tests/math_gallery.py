@@ -61,13 +61,15 @@ UNSUPPORTED = [
     (r"\begin{tabular}{cc} a & b \end{tabular}", "unknown environment tabular"),
     (r"\href{https://example.com}{x}", r"\href is not allowed in a formula"),
     (r"\frac{1}", "a command is missing an argument at the end of the formula"),
-    (r"\sqrt", r"\sqrt is missing an argument"),
+    (r"\frac{1}{C", "unbalanced braces: a '{' is never closed (at the end of the formula)"),
+    (r"\sqrt", r"\sqrt is missing an argument (at the end of the formula)"),
     (r"x^", "^ is missing an argument"),
-    (r"x^{2", "unbalanced braces: a '{' is never closed"),
+    (r"x^{2", "unbalanced braces: a '{' is never closed (at the end of the formula)"),
+    (r"\left( {a \right)", r"unbalanced braces: a '{' is still open at `\right`"),
     (r"x}", "unbalanced braces: a '}' has no matching '{'"),
     (r"x_1_2", "Double subscript at `_`"),
     (r"\begin{aligned} a \end{cases}", r"Mismatch: \begin{aligned} matched by \end{cases}"),
-    (r"é", 'Accented Unicode text character "é" used in math mode'),
+    (r"é", 'Accented Unicode text character "é" used in math mode'),  # without KaTeX's [code]
 ]
 
 

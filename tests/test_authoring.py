@@ -1,5 +1,6 @@
 """The author's workflow: `python -m grader new`, then `validate`, then `pytest exercises/ID`."""
 
+import os
 import re
 import subprocess
 import sys
@@ -138,3 +139,34 @@ def test_project_test_suite_does_not_collect_exercises():
     process = run("-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider")
     assert process.returncode == 0, process.stdout
     assert "exercises/" not in process.stdout
+
+
+def pasted_output(command):
+    """The lines AUTHORING.md shows after `    $ <command>`, up to the end of that indented block."""
+    lines = (ROOT / "AUTHORING.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"    $ {command}") + 1
+    block = []
+    for line in lines[start:]:
+        if line and not line.startswith("    ") or line.startswith("    $ "):
+            break
+        block.append(line[4:])
+    return "\n".join(block).strip()
+
+
+def without_timings(text):
+    return re.sub(r"\d+\.\d+ s\b", "N s", text)
+
+
+def test_authoring_shows_what_new_and_validate_print(tmp_path):
+    """The walk-through's pasted output of `grader new` and of `validate` on the scaffold is real."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = 'python3 -m grader new rms_norm --title "RMS normalisation"'
+    created = subprocess.run([sys.executable, "-m", "grader", "new", "rms_norm", "--title", "RMS normalisation",
+                              "--root", "exercises"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    # --root makes `new` name the folder in its last line; in the project the id is enough.
+    assert created.stdout.strip().replace("validate exercises/rms_norm", "validate rms_norm") == \
+        pasted_output(command)
+    validated = subprocess.run([sys.executable, "-m", "grader", "validate", "rms_norm", "--root", "exercises"],
+                               cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert without_timings(validated.stdout.strip()) == without_timings(
+        pasted_output("python3 -m grader validate rms_norm"))

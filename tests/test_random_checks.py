@@ -72,6 +72,29 @@ def test_an_exception_is_the_learners_error_on_the_smallest_input_that_raises():
     assert "IndexError: too wide" in message and "line 3, in row_sums: raise IndexError('too wide')" in message
 
 
+def test_shrinking_skips_inputs_the_expected_function_rejects_and_a_list_is_shown_as_an_array():
+    tests = '''
+import math
+from grader.core.random_checks import array, compare_on_random_inputs
+
+def _unit_rows(x):
+    """Plain Python, as tests are written: a list of lists, and a ZeroDivisionError on a zero row."""
+    return [[value / math.sqrt(sum(v * v for v in row)) for value in row] for row in x.tolist()]
+
+def test_random(unit_rows):
+    """Rows scaled to length 1"""
+    compare_on_random_inputs(unit_rows, _unit_rows, {"x": array(("T", "C"), low=-3, high=3)},
+                             dims={"T": (1, 4), "C": (1, 4)})
+'''
+    spec = GradingSpec("unit_rows", "unit_rows", tests)
+    no_square_root = "import numpy as np\n\ndef unit_rows(x):\n    return x / (x ** 2).sum(axis=1, keepdims=True)\n"
+    test = only_test(grade(spec, no_square_root))
+    # Shrinking stops short of the all-zero row, where the expected values do not exist.
+    assert test["status"] == "failed", test["message"]
+    assert "    x = np.array([[-1.4]])\n  expected: np.array([[-1.]])\n  got:      np.array([[-0.71428571]])" \
+        in test["message"], test["message"]
+
+
 def test_shapes_agree_across_arguments_and_bounds_can_name_dimensions():
     tests = '''
 import numpy as np

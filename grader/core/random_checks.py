@@ -136,8 +136,12 @@ class _Search:
             sizes = {name: int(rng.integers(low, high + 1)) for name, (low, high) in self.dims.items()}
         return sizes, {name: _draw(spec, sizes, rng) for name, spec in self.space.items()}
 
-    def attempt(self, inputs):
-        """None when the learner's result is right, else ("failed", message, result) or ("raised", exc)."""
+    def attempt(self, inputs, *, shrinking=False):
+        """None when the learner's result is right, else ("failed", message, result) or ("raised", exc).
+
+        While shrinking, an input the expected function raises on (say all zeros, for a formula that
+        divides by a norm) counts as not failing: it is not a smaller example of the learner's mistake.
+        """
         try:
             result = self.function(**copy.deepcopy(inputs))
         except Failed as exc:  # e.g. a result that cannot be sent back
@@ -147,7 +151,13 @@ class _Search:
                 raise
             return ("raised", exc)
         try:
-            self.check(result, self.expected(**copy.deepcopy(inputs)), self.what)
+            expected = self.expected(**copy.deepcopy(inputs))
+        except Exception:
+            if shrinking:
+                return None
+            raise
+        try:
+            self.check(result, expected, self.what)
         except Failed as exc:
             return ("failed", str(exc), result)
         return None
@@ -162,7 +172,7 @@ class _Search:
                 if calls >= MAX_SHRINK_CALLS or time.perf_counter() >= deadline:
                     return sizes, inputs, outcome
                 calls += 1
-                found = self.attempt(candidate)
+                found = self.attempt(candidate, shrinking=True)
                 if found is not None:
                     sizes, inputs, outcome, improved = candidate_sizes, candidate, found, True
                     break
@@ -190,7 +200,7 @@ class _Search:
                         return sizes, inputs, outcome
                     calls += 1
                     candidate = dict(inputs, **{name: simpler})
-                    found = self.attempt(candidate)
+                    found = self.attempt(candidate, shrinking=True)
                     if found is not None:
                         inputs, outcome, improved = candidate, found, True
                         break
@@ -205,7 +215,7 @@ class _Search:
             exc.description = f"{header}\n{exc.description}"
             raise exc
         _, message, result = outcome
-        expected = self.expected(**copy.deepcopy(inputs))
+        expected = _numbers_as_array(self.expected(**copy.deepcopy(inputs)))
         fail(f"{header}\n{_show(expected, '  expected: ')}\n{_show(result, '  got:      ')}\n  {message}")
 
 
@@ -241,6 +251,18 @@ def _size(entry, sizes):
 
 def _bound(value, sizes):
     return _size(value, sizes) if isinstance(value, str) else value
+
+
+def _numbers_as_array(expected):
+    """A (nested) list of numbers as the array the default check compares it as; anything else as it is."""
+    if isinstance(expected, list):
+        try:
+            plain = np.array(expected)
+        except ValueError:  # ragged
+            return expected
+        if plain.dtype.kind in "biuf":
+            return plain
+    return expected
 
 
 def _show(value, label):
