@@ -72,7 +72,8 @@ def _parser():
                         help="take the self-hosted Pyodide from this official release folder "
                              "instead of node_modules + the wheel cache")
     parser.add_argument("--no-cache", action="store_true",
-                        help="validate and render every exercise again instead of reusing earlier results")
+                        help="validate every exercise and bundle the scripts again instead of reusing earlier "
+                             "results (formulas come from their own cache, keyed by KaTeX's version)")
     parser.add_argument("--port", type=int, help="serve: port to listen on (default: 8000)")
     parser.add_argument("--host", help="serve: address to listen on (default: 127.0.0.1)")
     return parser
