@@ -43,7 +43,6 @@ def test_moving_between_pages_keeps_the_runtime(page, base_url):
     page.on("worker", lambda worker: workers.append(worker.url))
     with page.expect_worker():  # the index starts Python while the learner reads it
         page.goto(f"{base_url}/index.html")
-    booted = len(workers)
     page.evaluate("window.sameDocument = true")
 
     follow(page, f'a[href="exercises/{TRACK[0]}/"]', TRACK[0])
@@ -71,7 +70,10 @@ def test_moving_between_pages_keeps_the_runtime(page, base_url):
     page.wait_for_selector(f'[data-progress-for="{TRACK[0]}"].progress-solved')
     assert page.url == f"{base_url}/index.html#track-build-gpt"
     assert page.evaluate("window.sameDocument") is True
-    assert len(workers) == booted, f"Python started again: {workers}"
+    # The runner's two workers (the next run's and a spare), plus one replacement per run (every run
+    # gets a fresh interpreter): a page load would have started a new runner with two more.
+    runs = 2
+    assert len(workers) <= 2 + runs, f"Python started again: {workers}"
 
 
 def test_a_link_that_fails_to_load_falls_back_to_a_normal_navigation(page, base_url):

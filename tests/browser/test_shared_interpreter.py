@@ -111,7 +111,7 @@ def _sixth_draw_after_seed_1():
     return repr(state.rand())
 
 
-# Numpy state a run leaves behind: (the run, a later run that prints the state, what it prints if it is left).
+# Numpy state a run could leave behind: (the run, a later run that prints the state, what it prints if it is left).
 NUMPY_STATE = {
     "np.seterr(all='raise')": (SOLUTION + '\nnp.seterr(all="raise")\n',
                                'import numpy as np\nprint(np.geterr()["over"])\n', "raise\n"),
@@ -123,13 +123,16 @@ NUMPY_STATE = {
 @pytest.mark.parametrize("state", NUMPY_STATE)
 def test_numpy_state_left_by_a_run_does_not_change_honest_verdicts(open_exercise, tmp_path, state):
     leave_state, print_state, printed_when_left = NUMPY_STATE[state]
-    cases = honest_submissions()
+    # Those that use numpy's random and error state themselves (each run here costs a fresh interpreter).
+    cases = {name: source for name, source in honest_submissions().items()
+             if name == "reference" or "seed" in name or "rng" in name or "seterr" in name}
     with ThreadPoolExecutor(max_workers=2) as pool:
         offline = {name: pool.submit(grade_with_cli, source, tmp_path, name) for name, source in cases.items()}
         page = open_exercise()
         grade_in_page(page, leave_state)
-        # The state is still there for the next run: this test is not vacuous.
-        assert grade_in_page(page, print_state)["stdout"] == printed_when_left
+        # Every run gets a fresh interpreter, so the next run does not see the state (and the loop below
+        # checks that honest verdicts agree with the CLI's after such a run).
+        assert grade_in_page(page, print_state)["stdout"] != printed_when_left
         changed = {}
         for name, source in cases.items():
             grade_in_page(page, leave_state)
