@@ -15,7 +15,7 @@ import psutil
 import pytest
 from distributed import Client, LocalCluster
 
-from test_batch import CASES, batch, copy_cases, read_jsonl
+from test_batch import batch, copy_cases, read_jsonl
 
 ROOT = Path(__file__).resolve().parents[1]
 # Correct, wrong, crashing, looping and hostile submissions.

@@ -1,9 +1,7 @@
 """The in-process engine (what the browser runs): report shape, verdict classification, fresh inputs, output."""
 
 import json
-import sys
 
-import numpy as np
 import pytest
 
 from grader.core.engine import GradingSpec, TestsError as BrokenTests, grade
