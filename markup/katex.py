@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from grader.pyodide.dist import cache_root
 from markup import mathml_core
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -124,11 +125,10 @@ def _run_katex(formulas):
 
 
 def _cache_file():
-    root = os.environ.get("ML_EXERCISES_CACHE") or Path.home() / ".cache" / "ml-exercises"
     shaping = hashlib.sha256()
     for path in (KATEX_PACKAGE, NODE_SCRIPT, Path(mathml_core.__file__)):
         shaping.update(path.read_bytes() if path.is_file() else b"")
-    return Path(root) / "katex" / f"{shaping.hexdigest()[:16]}.json"
+    return cache_root() / "katex" / f"{shaping.hexdigest()[:16]}.json"
 
 
 def _read_cache(path):
