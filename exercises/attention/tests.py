@@ -185,7 +185,8 @@ def _compare(got, expected, tol, q, k, v, *, label="out"):
         where = "[" + ", ".join(str(i) for i in index) + "]"
         want, have = _nums(expected[index], got[index])
         fail(f"attention(q, k, v) for {_shapes(q, k, v)}: {label}{where} expected {want}, "
-             f"got {have} ({wrong} of {error.size} entries differ){_diagnose(got, q, k, v)}")
+             f"got {have} ({wrong} of {error.size} entries differ){_diagnose(got, q, k, v)}",
+             got=got, expected=expected)
 
 
 def _num(x):

@@ -212,7 +212,7 @@ def _compare(got, expected, tol, q, k, v, *, label="out", what=None):
         want, have = _nums(expected[index], got[index])
         what = what or f"causal_attention(q, k, v) for {_shapes(q, k, v)}"
         fail(f"{what}: {label}{_index(index)} expected {want}, got {have} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, q, k, v)}")
+             f"({wrong} of {error.size} entries differ){_diagnose(got, q, k, v)}", got=got, expected=expected)
 
 
 def _random(rng, *shape, scale=1.0):

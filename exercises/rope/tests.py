@@ -150,7 +150,8 @@ def _compare(got, rows, base, atol):
         t, j = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
         fail(f"{_describe(rows, base, f'[{t}, {j}]')}: expected {_num(expected[t, j])}, got {_num(got[t, j])} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, rows.astype(np.float64), base)}")
+             f"({wrong} of {error.size} entries differ){_diagnose(got, rows.astype(np.float64), base)}",
+             got=got, expected=expected)
 
 
 def _random(shape, seed):

@@ -103,7 +103,8 @@ def _compare(table, expected, atol, T, C):
         t, j = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
         fail(f"PE[{t}, {j}] for T={T}, C={C}: expected {_num(expected[t, j])}, got {_num(table[t, j])} "
-             f"({wrong} of {error.size} entries differ){_diagnose(table, T, C) if T * C <= 4096 else ''}")
+             f"({wrong} of {error.size} entries differ){_diagnose(table, T, C) if T * C <= 4096 else ''}",
+             got=table, expected=expected)
 
 
 def test_shape(sinusoidal_pe):
@@ -121,7 +122,7 @@ def test_position_zero(sinusoidal_pe):
             got = table[0, j]
             if not abs(got - want) <= tol:
                 fail(f"PE[0, {j}] for T={T}, C={C}: expected {name} = {want:g}, got {_num(got)}"
-                     f"{_diagnose(table, T, C)}")
+                     f"{_diagnose(table, T, C)}", got=table, expected=_table(T, C))
 
 
 def test_hand_checked_entries(sinusoidal_pe):
@@ -142,7 +143,7 @@ def test_hand_checked_entries(sinusoidal_pe):
         got = table[t, j]
         if not abs(got - want) <= tol:
             fail(f"PE[{t}, {j}] for T={T}, C={C}: expected {formula} = {_num(want)}, got {_num(got)}"
-                 f"{_diagnose(table, T, C)}")
+                 f"{_diagnose(table, T, C)}", got=table, expected=_table(T, C))
     # The hand-checked entries agree; now every other entry of the same table.
     _compare(table, _table(T, C), tol, T, C)
 
@@ -160,7 +161,7 @@ def test_values_in_range(sinusoidal_pe):
         if np.allclose(table[:, 0::2], angles[:, 0::2], atol=1e-4):
             hint = " (looks like the raw angles t*omega_i were stored without applying sin/cos)"
         fail(f"PE[{t}, {j}] for T={T}, C={C}: expected a value in [-1, 1], got {_num(table[t, j])} "
-             f"({int(outside.sum())} of {table.size} values outside){hint}")
+             f"({int(outside.sum())} of {table.size} values outside){hint}", got=table, expected=_table(T, C))
 
 
 def test_no_collisions(sinusoidal_pe):
@@ -178,7 +179,8 @@ def test_no_collisions(sinusoidal_pe):
         if np.ptp(table, axis=0).max() <= 1e-6:
             hint = " (every row is the same: the angle must grow with the position t)"
         fail(f"positions t={a} and t={b} (T={T}, C={C}) have almost the same encoding: "
-             f"expected rows at least 0.01 apart, got distance {_num(distance[a, b])}{hint}")
+             f"expected rows at least 0.01 apart, got distance {_num(distance[a, b])}{hint}",
+             got=table, expected=_table(T, C))
 
 
 def test_long_sequence(sinusoidal_pe):

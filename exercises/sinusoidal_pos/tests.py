@@ -91,7 +91,8 @@ def _compare(values, expected, atol, seed, T, d, diagnose=True):
         wrong = int((error > atol).sum())
         hint = _diagnose(values, seed, T, d) if diagnose else ""
         fail(f"result[{k}] (row {k // d}, column {k % d} of the table) for T={T}, d_model={d}: "
-             f"expected {_num(expected[k])}, got {_num(values[k])} ({wrong} of {error.size} values differ){hint}")
+             f"expected {_num(expected[k])}, got {_num(values[k])} ({wrong} of {error.size} values differ){hint}",
+             got=values, expected=expected)
 
 
 def test_flat_shape(sinusoidal_pos):

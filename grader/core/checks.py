@@ -13,11 +13,20 @@ import numpy as np
 
 
 class Failed(AssertionError):
-    """A hidden test found a wrong answer; the message is shown to the learner."""
+    """A hidden test found a wrong answer; the message is shown to the learner.
+
+    `got` and `expected`, when given, are the arrays the learner sees drawn
+    side by side (see grader/core/comparison.py).
+    """
+
+    def __init__(self, message, got=None, expected=None):
+        super().__init__(message)
+        self.got, self.expected = got, expected
 
 
-def fail(message):
-    raise Failed(message)
+def fail(message, *, got=None, expected=None):
+    """Fail with `message`; pass the learner's array and the expected one to have them drawn."""
+    raise Failed(message, got, expected)
 
 
 def type_name(value):
@@ -68,16 +77,22 @@ def expect_finite(array, *, what="your function's result"):
 
 
 def expect_close(actual, expected, *, atol=1e-9, rtol=1e-7, what="your function's result"):
-    """Fail naming the worst entry when `actual` and `expected` (float arrays of one shape) differ."""
+    """Fail naming the worst entry when `actual` and `expected` (float arrays of one shape) differ.
+
+    The failure carries both arrays, so the learner sees them drawn.
+    """
     expected = np.asarray(expected, dtype=np.float64)
-    expect_shape(actual, expected.shape, what=what)
-    expect_finite(actual, what=what)
+    try:
+        expect_shape(actual, expected.shape, what=what)
+        expect_finite(actual, what=what)
+    except Failed as failure:
+        fail(str(failure), got=actual, expected=expected)
     error = np.abs(actual - expected) - (atol + rtol * np.abs(expected))
     if error.size and error.max() > 0:
         index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > 0).sum())
         fail(f"{what}{_format_index(index)}: expected {_num(expected[index])}, got {_num(actual[index])} "
-             f"({wrong} of {error.size} entries differ)")
+             f"({wrong} of {error.size} entries differ)", got=actual, expected=expected)
 
 
 def expect_in_range(array, low, high, *, tol=0.0, what="your function's result"):

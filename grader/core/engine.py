@@ -28,6 +28,7 @@ import traceback
 import types
 
 from grader.core.checks import Failed, type_name
+from grader.core.comparison import encode_comparison
 from grader.core.report import STDOUT_LIMIT, ReportBuilder
 
 SUBMISSION_FILENAME = "submission.py"
@@ -158,6 +159,7 @@ def run_tests(spec, learner, emit=None, tests=None):
             started = time.perf_counter()
             learner.begin_test()
             exhausted = learner.out_of_time()
+            comparison = None
             if exhausted is not None:
                 status, message = "timeout", f"Not run: {exhausted}"
             else:
@@ -166,14 +168,27 @@ def run_tests(spec, learner, emit=None, tests=None):
                     status, message = "passed", ""
                 except BaseException as exc:  # the learner's code may raise anything, SystemExit included
                     status, message = _verdict(exc)
+                    if isinstance(exc, Failed):
+                        comparison = _comparison(exc)
             duration_ms = (time.perf_counter() - started) * 1000
-            send({"event": "test", "index": index, "status": status, "message": message,
-                  "duration_ms": duration_ms})
+            result = {"event": "test", "index": index, "status": status, "message": message,
+                      "duration_ms": duration_ms}
+            if comparison is not None:
+                result["comparison"] = comparison
+            send(result)
             current_test[0] = None
     finally:
         learner.stop()
     send({"event": "done"})
     return builder.finish()
+
+
+def _comparison(failure):
+    """The arrays a failed check passed along, as data (None when there are none to draw)."""
+    try:
+        return encode_comparison(failure.got, failure.expected)
+    except Exception:  # a picture that cannot be made must not change the verdict
+        return None
 
 
 def _verdict(exc):

@@ -5,7 +5,8 @@ The engine emits events as it goes:
     {"event": "loaded", "error": str | None, "status": "error" | "timeout"}   status only with an error
     {"event": "stdout", "text": str, "test": int | None}   what the learner's code printed, during that test
     {"event": "test_start", "index": int}
-    {"event": "test", "index": int, "status": str, "message": str, "duration_ms": float}
+    {"event": "test", "index": int, "status": str, "message": str, "duration_ms": float,
+     "comparison": COMPARISON}     comparison optional: the arrays of a failed check (see comparison.py)
     {"event": "aborted", "error": str}      grading could not go on (the remaining tests are not run)
     {"event": "done"}
 Whoever watches a run from outside (the CLI's parent process, the page) feeds
@@ -17,8 +18,10 @@ or produce a report that is not valid JSON.
 
 Report schema (also what `python -m grader check --json` prints):
     {"exercise": str, "passed": bool, "error": str | None,
-     "tests": [{"name", "status", "message", "duration_ms", "stdout", "score", "max_score"}], "stdout": str,
+     "tests": [{"name", "status", "message", "duration_ms", "stdout", "score", "max_score",
+                "comparison"}], "stdout": str,
      "score": number, "max_score": number}
+A test has `comparison` only when its event had one.
 A test is worth its points (`points`, by test name; 1 when not named): `score` is what a passed test
 earns, 0 otherwise; the report's `score` and `max_score` add them up in test order.
 `stdout` of a test is what the learner's code printed while that test ran; the
@@ -30,6 +33,9 @@ import math
 STATUSES = ("passed", "failed", "error", "timeout")
 STDOUT_LIMIT = 32_000
 MESSAGE_LIMIT = 20_000
+COMPARISON_MAX_SIDE = 64     # a compared 2-D array is downsampled to at most this many rows and columns
+COMPARISON_MAX_LENGTH = 512  # and a 1-D one to this many entries
+NON_FINITE = ("nan", "inf", "-inf")  # how a compared array spells the numbers JSON cannot carry
 TRUNCATED = "\n[output truncated: more than {} characters]\n".format(STDOUT_LIMIT)
 
 
@@ -83,6 +89,8 @@ class ReportBuilder:
             if type(duration) not in (int, float) or not math.isfinite(duration) or duration < 0:
                 raise InvalidEvent(f"invalid duration {duration!r}"[:200])
             self.results[index] = _result(self.test_names[index], status, _text(event, "message"), duration)
+            if "comparison" in event:
+                self.results[index]["comparison"] = _comparison(event["comparison"])
             self.running = None
         elif kind == "aborted":
             self.aborted = _text(event, "error")
@@ -148,6 +156,35 @@ class _Output:
 
     def text(self):
         return "".join(self._parts)
+
+
+def _comparison(value):
+    """`value` if it is a valid COMPARISON (see comparison.py), else InvalidEvent."""
+    if type(value) is not dict or set(value) != {"got", "expected"}:
+        raise InvalidEvent("comparison must be an object with got and expected")
+    for array in value.values():
+        if array is not None:
+            _check_array(array)
+    return value
+
+
+def _check_array(array):
+    if type(array) is not dict or set(array) != {"shape", "step", "values"}:
+        raise InvalidEvent("a compared array must have shape, step and values")
+    shape, step, values = array["shape"], array["step"], array["values"]
+    if (type(shape) is not list or type(step) is not list or len(shape) not in (1, 2) or len(step) != len(shape)
+            or any(type(n) is not int or n < 1 for n in shape + step)):
+        raise InvalidEvent("a compared array's shape and step must be 1 or 2 positive integers")
+    sizes = [-(-n // s) for n, s in zip(shape, step)]  # entries kept along each axis
+    if max(sizes) > (COMPARISON_MAX_LENGTH if len(shape) == 1 else COMPARISON_MAX_SIDE):
+        raise InvalidEvent("a compared array is larger than allowed")
+    rows = [values] if len(shape) == 1 else values
+    if type(rows) is not list or len(rows) != (1 if len(shape) == 1 else sizes[0]):
+        raise InvalidEvent("a compared array's values do not match its shape")
+    for row in rows:
+        if type(row) is not list or len(row) != sizes[-1] or not all(
+                type(x) in (int, float) and math.isfinite(x) or x in NON_FINITE for x in row):
+            raise InvalidEvent("a compared array's values do not match its shape")
 
 
 def _text(event, key):

@@ -8,6 +8,10 @@ const STATUSES = ["passed", "failed", "error", "timeout"];
 const LOAD_STATUSES = ["error", "timeout"];
 export const STDOUT_LIMIT = 32_000;
 export const MESSAGE_LIMIT = 20_000;
+// Limits of a compared array (a failed check's pictures), as in report.py.
+export const COMPARISON_MAX_SIDE = 64;
+export const COMPARISON_MAX_LENGTH = 512;
+const NON_FINITE = ["nan", "inf", "-inf"];
 const TRUNCATED = `\n[output truncated: more than ${STDOUT_LIMIT} characters]\n`;
 
 // An event that does not follow report.py's schema; the builder is left as it was.
@@ -69,7 +73,9 @@ export class ReportBuilder {
       if (typeof duration !== "number" || !Number.isFinite(duration) || duration < 0) {
         throw new InvalidEvent(`invalid duration ${repr(duration)}`);
       }
-      this.results.set(index, result(this.testNames[index], status, textField(event, "message"), duration));
+      const test = result(this.testNames[index], status, textField(event, "message"), duration);
+      if (Object.hasOwn(event, "comparison")) test.comparison = checkComparison(event.comparison);
+      this.results.set(index, test);
       this.running = null;
     } else if (kind === "aborted") {
       this.aborted = textField(event, "error");
@@ -143,6 +149,43 @@ class Output {
   text() {
     return this.parts.join("");
   }
+}
+
+// `value` if it is a valid comparison (see grader/core/comparison.py), else InvalidEvent.
+function checkComparison(value) {
+  if (!isPlainObject(value) || Object.keys(value).sort().join() !== "expected,got") {
+    throw new InvalidEvent("comparison must be an object with got and expected");
+  }
+  for (const array of [value.got, value.expected]) {
+    if (array !== null) checkArray(array);
+  }
+  return value;
+}
+
+function checkArray(array) {
+  if (!isPlainObject(array) || Object.keys(array).sort().join() !== "shape,step,values") {
+    throw new InvalidEvent("a compared array must have shape, step and values");
+  }
+  const { shape, step, values } = array;
+  const positive = (n) => Number.isInteger(n) && n >= 1;
+  if (!Array.isArray(shape) || !Array.isArray(step) || ![1, 2].includes(shape.length)
+      || step.length !== shape.length || !shape.every(positive) || !step.every(positive)) {
+    throw new InvalidEvent("a compared array's shape and step must be 1 or 2 positive integers");
+  }
+  const sizes = shape.map((n, axis) => Math.ceil(n / step[axis])); // entries kept along each axis
+  if (Math.max(...sizes) > (shape.length === 1 ? COMPARISON_MAX_LENGTH : COMPARISON_MAX_SIDE)) {
+    throw new InvalidEvent("a compared array is larger than allowed");
+  }
+  const rows = shape.length === 1 ? [values] : values;
+  const entry = (x) => (typeof x === "number" && Number.isFinite(x)) || NON_FINITE.includes(x);
+  if (!Array.isArray(rows) || rows.length !== (shape.length === 1 ? 1 : sizes[0])
+      || !rows.every((row) => Array.isArray(row) && row.length === sizes.at(-1) && row.every(entry))) {
+    throw new InvalidEvent("a compared array's values do not match its shape");
+  }
+}
+
+function isPlainObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function textField(event, key) {

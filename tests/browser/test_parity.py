@@ -226,12 +226,30 @@ MALFORMED_EVENTS = [
     {"event": "test", "index": 1, "status": "failed", "message": {"a": 1}, "duration_ms": 1},
     {"event": "test", "index": 6, "status": "passed", "message": "", "duration_ms": 1},
     {"event": "aborted", "error": None}, {"event": "aborted", "error": 7},
+    *({"event": "test", "index": 1, "status": "failed", "message": "m", "duration_ms": 1, "comparison": comparison}
+      for comparison in [None, [], {"got": None}, {"got": None, "expected": None, "x": None},
+                         {"got": {"shape": [2], "step": [1]}, "expected": None},
+                         {"got": {"shape": [2], "step": [1], "values": [1, "NaN"]}, "expected": None},
+                         {"got": {"shape": [2], "step": [1], "values": [1]}, "expected": None},
+                         {"got": {"shape": [2], "step": [1], "values": [1, True]}, "expected": None},
+                         {"got": {"shape": [2], "step": [1], "values": [1, float("nan")]}, "expected": None},
+                         {"got": {"shape": [1, 2], "step": [1, 1], "values": [1, 2]}, "expected": None},
+                         {"got": {"shape": [1, 2], "step": [1, 1], "values": [[1]]}, "expected": None},
+                         {"got": {"shape": [0, 2], "step": [1, 1], "values": []}, "expected": None},
+                         {"got": {"shape": [2, 2, 2], "step": [1, 1, 1], "values": []}, "expected": None},
+                         {"got": {"shape": [65, 1], "step": [1, 1], "values": [[0]] * 65}, "expected": None},
+                         {"got": {"shape": [2], "step": [1.5], "values": [1, 2]}, "expected": None}]),
 ]
 VALID_ODDITIES = [
     {"event": "stdout"}, {"event": "stdout", "text": "a", "test": None},
     {"event": "loaded", "error": None, "status": "bogus"}, {"event": "loaded", "error": "", "status": "timeout"},
     {"event": "loaded", "error": "x"}, {"event": "test", "index": 1, "status": "passed", "duration_ms": 0},
     {"event": "aborted"}, {"event": "done", "extra": [1]}, {"event": "start", "tests": None},
+    {"event": "test", "index": 1, "status": "failed", "message": "m", "duration_ms": 1,
+     "comparison": {"got": {"shape": [3], "step": [2], "values": [1.5, "-inf"]}, "expected": None}},
+    {"event": "test", "index": 1, "status": "failed", "message": "m", "duration_ms": 1,
+     "comparison": {"got": {"shape": [130, 2], "step": [3, 1], "values": [[0, "nan"]] * 44},
+                    "expected": {"shape": [1], "step": [1], "values": ["inf"]}}},
 ]
 
 
