@@ -88,9 +88,10 @@ class ReportBuilder:
             duration = event.get("duration_ms")
             if type(duration) not in (int, float) or not math.isfinite(duration) or duration < 0:
                 raise InvalidEvent(f"invalid duration {duration!r}"[:200])
-            self.results[index] = _result(self.test_names[index], status, _text(event, "message"), duration)
+            result = _result(self.test_names[index], status, _text(event, "message"), duration)
             if "comparison" in event:
-                self.results[index]["comparison"] = _comparison(event["comparison"])
+                result["comparison"] = _comparison(event["comparison"])
+            self.results[index] = result
             self.running = None
         elif kind == "aborted":
             self.aborted = _text(event, "error")
