@@ -6,6 +6,7 @@ import { Compartment, EditorState } from "@codemirror/state";
 import { keymap } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
+import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { tags as t } from "@lezer/highlight";
 
 const lightTheme = EditorView.theme({
@@ -65,6 +66,7 @@ export function createEditor(parent, doc, onChange) {
         EditorState.tabSize.of(4),
         keymap.of([indentWithTab]),
         scheme.of(colourScheme(darkQuery.matches)),
+        lintGutter(),
         EditorView.contentAttributes.of({ "aria-label": "Python code" }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
@@ -88,4 +90,28 @@ export function createEditor(parent, doc, onChange) {
 /** Replace the whole text (one undoable step). */
 export function setText(view, text) {
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
+/**
+ * Mark the lines of `problems` ([{line, column, message}], 1-based; column optional) as errors
+ * and scroll the first into view. An empty list clears the marks.
+ */
+export function showProblems(view, problems) {
+  const doc = view.state.doc;
+  const diagnostics = problems.filter(({ line }) => line >= 1 && line <= doc.lines).map(({ line, column, message }) => {
+    const { from, to } = doc.line(line);
+    const start = column ? Math.min(from + column - 1, to) : from;
+    return { from: start, to: Math.max(to, start), severity: "error", message };
+  });
+  view.dispatch(setDiagnostics(view.state, diagnostics));
+  if (diagnostics.length > 0) {
+    view.dispatch({ effects: EditorView.scrollIntoView(diagnostics[0].from, { y: "center" }) });
+  }
+}
+
+/** Put the cursor at the start of `line` (1-based), scroll to it and focus the editor. */
+export function goToLine(view, line) {
+  const { from } = view.state.doc.line(Math.min(Math.max(line, 1), view.state.doc.lines));
+  view.dispatch({ selection: { anchor: from }, effects: EditorView.scrollIntoView(from, { y: "center" }) });
+  view.focus();
 }

@@ -1,10 +1,13 @@
 // The exercise page's widgets: editor, Run/Reset, results, progress, hints and the
 // solution. mountExercise() sets them up on the exercise now in <main> and returns
 // a function that takes them down again (the site swaps pages without reloading).
+// The last results, the attempt count, the hints shown and the side-by-side view are
+// kept per exercise in storage, so a reload (or coming back) shows them again.
 // DOM ids and data attributes: see the site contract.
-import { createEditor, setText } from "./editor.js";
-import { renderProblem, renderResults } from "./results.js";
+import { createEditor, goToLine, setText, showProblems } from "./editor.js";
+import { codeProblems, renderProblem, renderResults, renderRunning } from "./results.js";
 import { storageGet, storageSet } from "./storage.js";
+import { successPanel } from "./success-panel.js";
 
 const SAVE_DELAY_MS = 400;
 
@@ -14,6 +17,9 @@ export function mountExercise(runner) {
   const exerciseId = body.dataset.exerciseId;
   const codeKey = `mlex:code:${exerciseId}`;
   const progressKey = `mlex:progress:${exerciseId}`;
+  const resultsKey = `mlex:results:${exerciseId}`; // {report, interruption, source} of the last run
+  const attemptsKey = `mlex:attempts:${exerciseId}`; // runs of the tests, a number
+  const viewKey = `mlex:view:${exerciseId}`; // {hints: how many are shown, compare: side-by-side open}
   // Absolute now: a run may end after the learner has moved on to another page.
   const specUrl = new URL("grading.json", location.href).href;
   const solutionUrl = new URL("solution.py", location.href).href;
@@ -64,6 +70,8 @@ export function mountExercise(runner) {
     stopButton.hidden = false;
     if (runHadFocus) stopButton.focus();
     resultsPanel.setAttribute("aria-busy", "true");
+    renderRunning(resultsPanel);
+    showProblems(view, []);
     try {
       const spec = await loadSpec();
       const timeLimit = Number(body.dataset.timeLimit) || spec.time_limit;
@@ -74,7 +82,9 @@ export function mountExercise(runner) {
         if (event.event === "done") runtimeStatus.textContent = "Python ready";
       });
       recordProgress(report.passed);
-      renderResults(resultsPanel, report, interruption);
+      storageSet(attemptsKey, String(attempts() + 1));
+      storageSet(resultsKey, JSON.stringify({ report, interruption, source }));
+      showResults(report, interruption, source);
       if (report.passed) revealSolution();
       return report;
     } catch (err) {
@@ -111,6 +121,35 @@ export function mountExercise(runner) {
   window.addEventListener("keydown", runOnModEnter, true);
   window.addEventListener("pagehide", saveCode);
 
+  function showResults(report, interruption, source) {
+    const next = document.querySelector("#track-nav a[rel=next]");
+    const extra = report.passed ? successPanel({
+      attempts: Math.max(attempts(), 1),
+      next: next && { href: next.href, title: next.querySelector(".nav-title")?.textContent ?? next.textContent },
+      yourCode: source,
+      loadReference: body.dataset.revealSolution === "after-pass"
+        ? () => fetchOk(solutionUrl).then((response) => response.text()) : null,
+      compareOpen: viewState().compare === true,
+      onCompareToggle: (open) => saveViewState({ compare: open }),
+    }) : null;
+    renderResults(resultsPanel, report, interruption, { onLine: (line) => goToLine(view, line), extra });
+    // The marks belong to the code that was run: an edited editor would get them on the wrong lines.
+    if (source === view.state.doc.toString()) showProblems(view, codeProblems(report));
+  }
+
+  function attempts() {
+    return Number.parseInt(storageGet(attemptsKey), 10) || 0;
+  }
+
+  function viewState() {
+    const state = parseStored(viewKey);
+    return state !== null && typeof state === "object" ? state : {};
+  }
+
+  function saveViewState(changes) {
+    storageSet(viewKey, JSON.stringify({ ...viewState(), ...changes }));
+  }
+
   function recordProgress(passed) {
     if (passed) storageSet(progressKey, "solved");
     else if (storageGet(progressKey) !== "solved") storageSet(progressKey, "attempted");
@@ -120,18 +159,25 @@ export function mountExercise(runner) {
 
   const hintButton = document.getElementById("hint-button");
   hintButton?.addEventListener("click", () => {
-    const hidden = document.querySelectorAll("#hints ol li[hidden]");
-    if (hidden.length === 0) return;
-    hidden[0].hidden = false;
-    if (hidden.length === 1) {
-      // The button disappears: keep keyboard focus nearby, on the hint just shown.
-      hidden[0].tabIndex = -1;
-      hidden[0].focus();
-      hintButton.hidden = true;
-    } else {
-      hintButton.textContent = "Show another hint";
+    const hint = showHint();
+    if (!hint) return;
+    saveViewState({ hints: document.querySelectorAll("#hints ol li:not([hidden])").length });
+    if (hintButton.hidden) {
+      // The button disappeared: keep keyboard focus nearby, on the hint just shown.
+      hint.tabIndex = -1;
+      hint.focus();
     }
   });
+
+  // Shows the next hidden hint and returns it (null when all are shown).
+  function showHint() {
+    const hidden = document.querySelectorAll("#hints ol li[hidden]");
+    if (hidden.length === 0) return null;
+    hidden[0].hidden = false;
+    if (hidden.length === 1) hintButton.hidden = true;
+    else hintButton.textContent = "Show another hint";
+    return hidden[0];
+  }
 
   let solutionShown = false;
   async function revealSolution() {
@@ -146,6 +192,16 @@ export function mountExercise(runner) {
       console.error(err);
     }
   }
+
+  // --- What the learner saw last time ---
+
+  const savedHints = Number(viewState().hints) || 0;
+  for (let shown = 0; hintButton && shown < savedHints && showHint(); shown += 1);
+  const saved = parseStored(resultsKey);
+  if (Array.isArray(saved?.report?.tests) && typeof saved.source === "string") {
+    showResults(saved.report, saved.interruption ?? null, saved.source);
+  }
+  if (storageGet(progressKey) === "solved") revealSolution();
 
   function loadSpec() {
     specRequest ??= fetchOk(specUrl).then((response) => response.json()).catch((err) => {
@@ -164,6 +220,15 @@ export function mountExercise(runner) {
     if (window.editorView === view) delete window.editorView;
     if (window.gradeSubmission === gradeSubmission) delete window.gradeSubmission;
   };
+}
+
+// The JSON stored at `key`, or null when there is none or it is not JSON.
+function parseStored(key) {
+  try {
+    return JSON.parse(storageGet(key));
+  } catch {
+    return null;
+  }
 }
 
 async function fetchOk(url) {
