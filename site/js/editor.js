@@ -100,8 +100,9 @@ export function showProblems(view, problems) {
   const doc = view.state.doc;
   const diagnostics = problems.filter(({ line }) => line >= 1 && line <= doc.lines).map(({ line, column, message }) => {
     const { from, to } = doc.line(line);
-    const start = column ? Math.min(from + column - 1, to) : from;
-    return { from: start, to: Math.max(to, start), severity: "error", message };
+    // From the column to the end of the line; the whole line when the column is past its end.
+    const start = column && from + column - 1 < to ? from + column - 1 : from;
+    return { from: start, to, severity: "error", message };
   });
   view.dispatch(setDiagnostics(view.state, diagnostics));
   if (diagnostics.length > 0) {
