@@ -22,16 +22,16 @@ export function comparisonFigure(comparison) {
   // Heatmaps centre their colour scale on 0; line plots span their values. Yours and expected share one.
   const rangeOf = (arrays) => ((got ?? expected).shape.length === 2 ? symmetricRange(arrays) : valueRange(arrays));
   const shared = rangeOf([got, expected].filter(Boolean));
-  const panels = [
-    ["Yours", got, shared],
-    ["Expected", expected, shared],
-    ["Difference (yours − expected)", difference, difference && rangeOf([difference])],
+  const panels = [ // [label, array, value range, word in the readout]
+    ["Yours", got, shared, "yours"],
+    ["Expected", expected, shared, "expected"],
+    ["Yours − expected", difference, difference && rangeOf([difference]), "difference"],
   ].filter(([, array]) => array);
 
   const readout = element("p", { className: "figure-readout" }, "Point at a picture to read its values.");
   const show = (position) => {
     const index = position.map((k, axis) => k * (got ?? expected).step[axis]);
-    const parts = panels.map(([label, array]) => `${label.split(" ")[0].toLowerCase()} ${format(array.data[flat(array, position)])}`);
+    const parts = panels.map(([, array, , word]) => `${word} ${format(array.data[flat(array, position)])}`);
     readout.textContent = `[${index.join(", ")}]: ${parts.join(", ")}`;
   };
   const figure = element("figure", { className: "comparison" });
@@ -59,9 +59,9 @@ function panel(label, array, range, onPoint) {
   canvas.addEventListener("pointerdown", pointAt); // touch: a tap reads the entry
   const [low, high] = range;
   const scale = element("div", { className: "comparison-scale" },
-    element("span", {}, format(low)),
+    element("span", {}, format(low, 3)),
     array.shape.length === 2 ? element("span", { className: "comparison-scale-bar" }) : " to ",
-    element("span", {}, format(high)));
+    element("span", {}, format(high, 3)));
   scale.setAttribute("aria-hidden", "true"); // the canvas's label says the range
   return element("div", { className: "comparison-panel" }, element("span", { className: "comparison-label" }, label),
     canvas, scale);
@@ -181,10 +181,10 @@ function colourAt(fraction) {
   return STOPS[index].map((channel, c) => Math.round(channel + (STOPS[index + 1][c] - channel) * t));
 }
 
-function format(value) {
+function format(value, digits = 4) {
   if (Number.isNaN(value)) return "NaN";
   if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
-  return Number(value.toPrecision(4)).toString();
+  return Number(value.toPrecision(digits)).toString();
 }
 
 function ordinal(n) {

@@ -64,7 +64,7 @@ def test_results_show_each_tests_output_pictures_and_marks(open_exercise):
     assert canvases.count() == 3
     labels = [canvases.nth(i).get_attribute("aria-label") for i in range(3)]
     assert labels[0].startswith("Yours: heatmap of an array of shape (8, 8), values from ")
-    assert labels[1].startswith("Expected: heatmap") and labels[2].startswith("Difference (yours − expected)")
+    assert labels[1].startswith("Expected: heatmap") and labels[2].startswith("Yours − expected: heatmap")
     canvases.nth(0).hover(position={"x": 2, "y": 2})
     assert hand_checked.locator(".figure-readout").inner_text() == "[0, 0]: yours 0.8415, expected 0, difference 0.8415"
     long_table = page.locator("#results .result-row", has_text=TEST_NAMES[5])
