@@ -261,13 +261,13 @@ def _compare(got, expected, factor, ids, p, n_heads, label=""):
     if bad.any():
         t, v = (int(k) for k in np.argwhere(bad)[0])
         fail(f"{what}: logits[{t}, {v}] expected {_num(expected[t, v])}, got {_num(got[t, v])} "
-             f"({int(bad.sum())} non-finite value(s))")
+             f"({int(bad.sum())} non-finite value(s))", got=got, expected=expected)
     error = np.abs(got - expected)
     if error.max() > atol:
         t, v = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
         fail(f"{what}: logits[{t}, {v}] {_pair(expected[t, v], got[t, v])} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, ids, p, n_heads, atol)}")
+             f"({wrong} of {error.size} entries differ){_diagnose(got, ids, p, n_heads, atol)}", got=got, expected=expected)
 
 
 def _check(gpt_logits, ids, p, n_heads, label=""):

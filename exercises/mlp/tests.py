@@ -177,13 +177,13 @@ def _compare(got, expected, factor, args, label=""):
     if bad.any():
         t, c = (int(k) for k in np.argwhere(bad)[0])
         fail(f"{what}: entry [{t}, {c}] should be {_num(expected[t, c])}, got {_num(got[t, c])} "
-             f"({int(bad.sum())} non-finite value(s))")
+             f"({int(bad.sum())} non-finite value(s))", got=got, expected=expected)
     error = np.abs(got - expected)
     if error.max() > atol:
         t, c = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
         fail(f"{what}: entry [{t}, {c}] {_pair(expected[t, c], got[t, c])} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, args, atol)}")
+             f"({wrong} of {error.size} entries differ){_diagnose(got, args, atol)}", got=got, expected=expected)
 
 
 def _check(mlp, args, label=""):

@@ -239,7 +239,7 @@ def _compare(got, expected, tol, args, *, note=""):
         wrong = int((error > 0).sum())
         want, have = _nums(expected[t, c], got[t, c])
         fail(f"{_describe(args)}{note}: out[{t}, {c}] expected {want}, got {have} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, args)}")
+             f"({wrong} of {error.size} entries differ){_diagnose(got, args)}", got=got, expected=expected)
 
 
 def _case(rng, T, C, H, *, dtype=np.float64):
