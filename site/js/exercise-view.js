@@ -199,7 +199,11 @@ export function mountExercise(runner) {
   for (let shown = 0; hintButton && shown < savedHints && showHint(); shown += 1);
   const saved = parseStored(resultsKey);
   if (Array.isArray(saved?.report?.tests) && typeof saved.source === "string") {
-    showResults(saved.report, saved.interruption ?? null, saved.source);
+    try {
+      showResults(saved.report, saved.interruption ?? null, saved.source);
+    } catch (err) { // stored by another version of the site, or damaged: the next run replaces it
+      console.warn("Could not show the saved results:", err);
+    }
   }
   if (storageGet(progressKey) === "solved") revealSolution();
 
