@@ -28,7 +28,7 @@ export function comparisonFigure(comparison) {
     ["Yours − expected", difference, difference && rangeOf([difference]), "difference"],
   ].filter(([, array]) => array);
 
-  const readout = element("p", { className: "figure-readout" }, "Point at a picture to read its values.");
+  const readout = element("p", { className: "figure-readout" }, "Point at or tap a picture to read its values.");
   const show = (position) => {
     const index = position.map((k, axis) => k * (got ?? expected).step[axis]);
     const parts = panels.map(([, array, , word]) => `${word} ${format(array.data[flat(array, position)])}`);
