@@ -25,8 +25,6 @@ export function successPanel({ attempts, next, yourCode, loadReference, compareO
   const toggle = element("button", { type: "button", className: "compare-button" }, "Compare with the reference");
   const reference = element("pre", { className: "code-block", tabIndex: 0 }, "Loading…");
   const yours = element("pre", { className: "code-block", tabIndex: 0 }, yourCode);
-  yours.setAttribute("aria-label", "Your code");
-  reference.setAttribute("aria-label", "Reference solution");
   const view = element("div", { className: "side-by-side", hidden: true },
     element("figure", {}, element("figcaption", {}, "Your code"), yours),
     element("figure", {}, element("figcaption", {}, "Reference"), reference));
