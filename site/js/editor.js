@@ -1,5 +1,7 @@
-// The code editor: CodeMirror 6 with Python, 4-space indentation, Tab to indent,
-// and a light or dark theme that follows the system setting.
+// The code editor: CodeMirror 6 with Python, 4-space indentation, Tab to indent
+// (Escape then Tab leaves the editor: CodeMirror's tab-focus mode, described to screen
+// readers by #editor-keys), long lines wrapped, and a light or dark theme that follows
+// the system setting.
 import { basicSetup, EditorView } from "codemirror";
 import { python } from "@codemirror/lang-python";
 import { Compartment, EditorState } from "@codemirror/state";
@@ -10,7 +12,7 @@ import { tags as t } from "@lezer/highlight";
 
 const lightTheme = EditorView.theme({
   "&": { backgroundColor: "#ffffff", color: "#1f2328" },
-  ".cm-gutters": { backgroundColor: "#f6f8fa", color: "#6e7781", borderRight: "1px solid #d0d7de" },
+  ".cm-gutters": { backgroundColor: "#f6f8fa", color: "#57606a", borderRight: "1px solid #d0d7de" },
   ".cm-activeLine": { backgroundColor: "#f3f6fa" },
   ".cm-activeLineGutter": { backgroundColor: "#e8edf3" },
 }, { dark: false });
@@ -19,7 +21,7 @@ const darkTheme = EditorView.theme({
   "&": { backgroundColor: "#1e2228", color: "#d7dae0" },
   ".cm-content": { caretColor: "#f0f0f0" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "#f0f0f0" },
-  ".cm-gutters": { backgroundColor: "#1a1d22", color: "#7d8590", borderRight: "1px solid #30363d" },
+  ".cm-gutters": { backgroundColor: "#1a1d22", color: "#8b949e", borderRight: "1px solid #30363d" },
   ".cm-activeLine": { backgroundColor: "#262b33" },
   ".cm-activeLineGutter": { backgroundColor: "#262b33" },
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection":
@@ -65,7 +67,9 @@ export function createEditor(parent, doc, onChange) {
         EditorState.tabSize.of(4),
         keymap.of([indentWithTab]),
         scheme.of(colourScheme(darkQuery.matches)),
-        EditorView.contentAttributes.of({ "aria-label": "Python code" }),
+        EditorView.lineWrapping, // the editor is narrow on phones and beside the statement; nothing hides off to the right
+        // tabindex: the content is focusable anyway (contenteditable); said explicitly, checkers see it too.
+        EditorView.contentAttributes.of({ "aria-label": "Python code", "aria-describedby": "editor-keys", tabindex: "0" }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
         }),
