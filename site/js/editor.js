@@ -4,8 +4,8 @@
 // the system setting.
 import { basicSetup, EditorView } from "codemirror";
 import { python } from "@codemirror/lang-python";
-import { Compartment, EditorState } from "@codemirror/state";
-import { keymap } from "@codemirror/view";
+import { Compartment, EditorState, RangeSetBuilder } from "@codemirror/state";
+import { Decoration, keymap, ViewPlugin } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { tags as t } from "@lezer/highlight";
@@ -45,6 +45,36 @@ const darkHighlight = HighlightStyle.define([
   { tag: t.invalid, color: "#ff7b72" },
 ]);
 
+// A wrapped line continues 4 columns right of where its code starts, so a wrapped
+// Python line never looks like a line of its own at a lower indentation.
+const HANGING_INDENT = 4;
+const wrappedLineIndent = ViewPlugin.fromClass(class {
+  constructor(view) {
+    this.decorations = this.build(view);
+  }
+
+  update(update) {
+    if (update.docChanged || update.viewportChanged) this.decorations = this.build(update.view);
+  }
+
+  build(view) {
+    const builder = new RangeSetBuilder();
+    let next = 0; // a line can span two visible ranges (around folded code)
+    for (const { from, to } of view.visibleRanges) {
+      for (let pos = Math.max(from, next); pos <= to; pos = next) {
+        const line = view.state.doc.lineAt(pos);
+        const columns = /^ */.exec(line.text)[0].length + HANGING_INDENT;
+        // 6px: CodeMirror's own left padding of a line
+        builder.add(line.from, line.from, Decoration.line({
+          attributes: { style: `padding-left: calc(${columns}ch + 6px); text-indent: -${columns}ch` },
+        }));
+        next = line.to + 1;
+      }
+    }
+    return builder.finish();
+  }
+}, { decorations: (plugin) => plugin.decorations });
+
 function colourScheme(dark) {
   return dark ? [darkTheme, syntaxHighlighting(darkHighlight)] : [lightTheme];
 }
@@ -68,6 +98,7 @@ export function createEditor(parent, doc, onChange) {
         keymap.of([indentWithTab]),
         scheme.of(colourScheme(darkQuery.matches)),
         EditorView.lineWrapping, // the editor is narrow on phones and beside the statement; nothing hides off to the right
+        wrappedLineIndent,
         // tabindex: the content is focusable anyway (contenteditable); said explicitly, checkers see it too.
         EditorView.contentAttributes.of({ "aria-label": "Python code", "aria-describedby": "editor-keys", tabindex: "0" }),
         EditorView.updateListener.of((update) => {
