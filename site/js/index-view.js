@@ -77,7 +77,7 @@ function mountProgressTransfer() {
       download: `ml-exercises-progress-${data.exported_at.slice(0, 10)}.json`,
     });
     link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 0);
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000); // once the download has its copy
     const saved = Object.keys(data.entries).length;
     say(`Exported ${saved} saved value${saved === 1 ? "" : "s"} to ${link.download}.`);
   });
