@@ -61,11 +61,20 @@ export function mountPaneTabs() {
     event.preventDefault();
     select((moves[event.key] + tabs.length) % tabs.length, { focus: true });
   };
+  // Ctrl/⌘+Enter runs the tests from either tab; their results are on the Code tab.
+  const codeTab = tabs.findIndex((tab) => tab.id === "pane-tab-code");
+  const onRunShortcut = (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && narrow.matches) select(codeTab);
+  };
   tablist.addEventListener("click", onClick);
   tablist.addEventListener("keydown", onKeydown);
+  window.addEventListener("keydown", onRunShortcut, true);
   narrow.addEventListener("change", applyWidth);
   markSelected();
   applyWidth();
 
-  return () => narrow.removeEventListener("change", applyWidth);
+  return () => {
+    narrow.removeEventListener("change", applyWidth);
+    window.removeEventListener("keydown", onRunShortcut, true);
+  };
 }

@@ -186,6 +186,12 @@ def test_phone_tabs_editor_wrapping_keyboard_exit_and_scrolling_math(page, base_
         assert page.locator("#editor").is_visible() and page.locator("#statement").is_hidden()
         page.locator("#pane-tab-problem").click()
 
+    # Ctrl+Enter on the Problem tab runs the tests and shows the Code tab, where the results are.
+    page.keyboard.press("Control+Enter")
+    assert page.locator("#pane-tab-code").get_attribute("aria-selected") == "true"
+    wait_for_results(page)
+    assert page.locator("#results .summary").is_visible()
+
 
 def track_counts(page):
     return page.locator(".track-count").all_inner_texts()
