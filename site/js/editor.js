@@ -97,10 +97,13 @@ export function createEditor(parent, doc, onChange) {
         EditorState.tabSize.of(4),
         keymap.of([indentWithTab]),
         scheme.of(colourScheme(darkQuery.matches)),
-        EditorView.lineWrapping, // the editor is narrow on phones and beside the statement; nothing hides off to the right
+        // The editor is narrow (on phones, and beside the statement): nothing hides off to the right.
+        EditorView.lineWrapping,
         wrappedLineIndent,
         // tabindex: the content is focusable anyway (contenteditable); said explicitly, checkers see it too.
-        EditorView.contentAttributes.of({ "aria-label": "Python code", "aria-describedby": "editor-keys", tabindex: "0" }),
+        EditorView.contentAttributes.of({
+          "aria-label": "Python code", "aria-describedby": "editor-keys", tabindex: "0",
+        }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
         }),
