@@ -167,6 +167,20 @@ def test_hidden_test_names_are_listed(site):
     assert [html.unescape(name) for name in listed] == names
 
 
+def test_an_exercise_without_its_solution_on_the_site_says_so(tmp_path):
+    folder = tmp_path / "exercises" / "sinusoidal_pe"
+    shutil.copytree(ROOT / "exercises" / "sinusoidal_pe", folder)
+    toml = folder / "exercise.toml"
+    toml.write_text(toml.read_text().replace('reveal_solution = "after-pass"', 'reveal_solution = "never"'))
+    result = build("--exercises", tmp_path / "exercises", "--out", tmp_path / "_site", "--pyodide-url", CDN)
+    assert result.returncode == 0, result.stderr
+    page = page_of(tmp_path / "_site", "sinusoidal_pe")
+    assert ("This problem has 6 tests, listed by name. Their code is not shown on this page. It is not a secret: "
+            "your browser downloads it to grade your code, so a determined learner can read it; it is simply kept "
+            "out of your way.") in page
+    assert not (tmp_path / "_site" / "exercises" / "sinusoidal_pe" / "solution.py").exists()
+
+
 def test_prev_next_links_stay_within_the_track(site, exercises):
     for exercise in exercises:
         track = sorted((e for e in exercises if e.track == exercise.track), key=lambda e: e.step)
