@@ -130,7 +130,7 @@ def test_exercise_page_follows_the_contract(site, exercises):
         assert re.search(r'<script type="module" src="\.\./\.\./assets/page\.js\?v=[0-9a-f]{16}"></script>\n'
                          r'  <link rel="modulepreload" href="\.\./\.\./assets/chunks/exercise-view-\w+\.js">', page)
         for fragment in ('<article id="statement"', '<ol id="test-list">', '<nav id="track-nav"',
-                         '<div id="editor" aria-label="Code editor"></div>', 'id="run-button"', "Ctrl",
+                         '<div id="editor">', 'id="run-button"', "Ctrl",
                          'id="reset-button"', '<p id="runtime-status" role="status">',
                          '<section id="results" aria-live="polite"'):
             assert fragment in page, (exercise.id, fragment)
@@ -159,9 +159,26 @@ def test_hidden_test_names_are_listed(site):
     page = page_of(site, "sinusoidal_pe")
     names = [t.name for t in load_tests(load_exercise("sinusoidal_pe").grading_spec())]
     assert len(names) == 6
-    assert "This problem ships 6 hidden tests. Your code is graded in your browser; the tests' code is not shown." in page
+    # Honest about what is hidden: not shown on the page, yet not a secret either.
+    assert ("This problem has 6 tests, listed by name. Their code is not shown on this page, and the reference "
+            "solution is shown only once you pass. Neither is a secret: your browser downloads both to grade your "
+            "code, so a determined learner can read them; they are simply kept out of your way.") in page
     listed = re.findall(r"<li>(.*?)</li>", between(page, '<ol id="test-list">', "</ol>"))
     assert [html.unescape(name) for name in listed] == names
+
+
+def test_an_exercise_without_its_solution_on_the_site_says_so(tmp_path):
+    folder = tmp_path / "exercises" / "sinusoidal_pe"
+    shutil.copytree(ROOT / "exercises" / "sinusoidal_pe", folder)
+    toml = folder / "exercise.toml"
+    toml.write_text(toml.read_text().replace('reveal_solution = "after-pass"', 'reveal_solution = "never"'))
+    result = build("--exercises", tmp_path / "exercises", "--out", tmp_path / "_site", "--pyodide-url", CDN)
+    assert result.returncode == 0, result.stderr
+    page = page_of(tmp_path / "_site", "sinusoidal_pe")
+    assert ("This problem has 6 tests, listed by name. Their code is not shown on this page. It is not a secret: "
+            "your browser downloads it to grade your code, so a determined learner can read it; it is simply kept "
+            "out of your way.") in page
+    assert not (tmp_path / "_site" / "exercises" / "sinusoidal_pe" / "solution.py").exists()
 
 
 def test_prev_next_links_stay_within_the_track(site, exercises):

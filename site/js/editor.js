@@ -1,9 +1,11 @@
-// The code editor: CodeMirror 6 with Python, 4-space indentation, Tab to indent,
-// and a light or dark theme that follows the system setting.
+// The code editor: CodeMirror 6 with Python, 4-space indentation, Tab to indent
+// (Escape then Tab leaves the editor: CodeMirror's tab-focus mode, described to screen
+// readers by #editor-keys), long lines wrapped, and a light or dark theme that follows
+// the system setting.
 import { basicSetup, EditorView } from "codemirror";
 import { python } from "@codemirror/lang-python";
-import { Compartment, EditorState } from "@codemirror/state";
-import { keymap } from "@codemirror/view";
+import { Compartment, EditorState, RangeSetBuilder } from "@codemirror/state";
+import { Decoration, keymap, ViewPlugin } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
@@ -11,7 +13,7 @@ import { tags as t } from "@lezer/highlight";
 
 const lightTheme = EditorView.theme({
   "&": { backgroundColor: "#ffffff", color: "#1f2328" },
-  ".cm-gutters": { backgroundColor: "#f6f8fa", color: "#6e7781", borderRight: "1px solid #d0d7de" },
+  ".cm-gutters": { backgroundColor: "#f6f8fa", color: "#57606a", borderRight: "1px solid #d0d7de" },
   ".cm-activeLine": { backgroundColor: "#f3f6fa" },
   ".cm-activeLineGutter": { backgroundColor: "#e8edf3" },
 }, { dark: false });
@@ -20,7 +22,7 @@ const darkTheme = EditorView.theme({
   "&": { backgroundColor: "#1e2228", color: "#d7dae0" },
   ".cm-content": { caretColor: "#f0f0f0" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "#f0f0f0" },
-  ".cm-gutters": { backgroundColor: "#1a1d22", color: "#7d8590", borderRight: "1px solid #30363d" },
+  ".cm-gutters": { backgroundColor: "#1a1d22", color: "#8b949e", borderRight: "1px solid #30363d" },
   ".cm-activeLine": { backgroundColor: "#262b33" },
   ".cm-activeLineGutter": { backgroundColor: "#262b33" },
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection":
@@ -43,6 +45,36 @@ const darkHighlight = HighlightStyle.define([
   { tag: t.self, color: "#ff7b72" },
   { tag: t.invalid, color: "#ff7b72" },
 ]);
+
+// A wrapped line continues 4 columns right of where its code starts, so a wrapped
+// Python line never looks like a line of its own at a lower indentation.
+const HANGING_INDENT = 4;
+const wrappedLineIndent = ViewPlugin.fromClass(class {
+  constructor(view) {
+    this.decorations = this.build(view);
+  }
+
+  update(update) {
+    if (update.docChanged || update.viewportChanged) this.decorations = this.build(update.view);
+  }
+
+  build(view) {
+    const builder = new RangeSetBuilder();
+    let next = 0; // a line can span two visible ranges (around folded code)
+    for (const { from, to } of view.visibleRanges) {
+      for (let pos = Math.max(from, next); pos <= to; pos = next) {
+        const line = view.state.doc.lineAt(pos);
+        const columns = /^ */.exec(line.text)[0].length + HANGING_INDENT;
+        // 6px: CodeMirror's own left padding of a line
+        builder.add(line.from, line.from, Decoration.line({
+          attributes: { style: `padding-left: calc(${columns}ch + 6px); text-indent: -${columns}ch` },
+        }));
+        next = line.to + 1;
+      }
+    }
+    return builder.finish();
+  }
+}, { decorations: (plugin) => plugin.decorations });
 
 function colourScheme(dark) {
   return dark ? [darkTheme, syntaxHighlighting(darkHighlight)] : [lightTheme];
@@ -67,7 +99,13 @@ export function createEditor(parent, doc, onChange) {
         keymap.of([indentWithTab]),
         scheme.of(colourScheme(darkQuery.matches)),
         lintGutter(),
-        EditorView.contentAttributes.of({ "aria-label": "Python code" }),
+        // The editor is narrow (on phones, and beside the statement): nothing hides off to the right.
+        EditorView.lineWrapping,
+        wrappedLineIndent,
+        // tabindex: the content is focusable anyway (contenteditable); said explicitly, checkers see it too.
+        EditorView.contentAttributes.of({
+          "aria-label": "Python code", "aria-describedby": "editor-keys", tabindex: "0",
+        }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
         }),

@@ -1,6 +1,8 @@
-// Index page: fill each exercise's progress badge from what the exercise page
-// saved in localStorage (mlex:progress:<id> = "solved" | "attempted").
+// Index page: each exercise's progress badge and each track's "3 of 19 solved", from what
+// the exercise pages saved in localStorage (mlex:progress:<id> = "solved" | "attempted"),
+// and the "Your progress" section that exports and imports it (progress-file.js).
 // (It reads localStorage itself: importing storage.js would cost every page an extra shared chunk.)
+import { collectProgress, MAX_FILE_BYTES, mergeProgress, readProgressFile } from "./progress-file.js";
 
 const LABELS = { solved: "Solved", attempted: "Attempted" };
 
@@ -12,12 +14,86 @@ function readProgress(id) {
   }
 }
 
-export function showProgress() {
-  for (const badge of document.querySelectorAll("[data-progress-for]")) {
-    const state = readProgress(badge.dataset.progressFor);
-    if (Object.hasOwn(LABELS, state ?? "")) {
-      badge.textContent = LABELS[state];
-      badge.classList.add(`progress-${state}`);
+/** Set up the index page now in <main>. */
+export function mountIndex() {
+  showProgress();
+  mountProgressTransfer();
+}
+
+function showProgress() {
+  const counts = { solved: 0, attempted: 0, all: 0 };
+  for (const track of document.querySelectorAll(".track")) {
+    const trackCounts = { solved: 0, attempted: 0 };
+    const badges = track.querySelectorAll("[data-progress-for]");
+    for (const badge of badges) {
+      const state = readProgress(badge.dataset.progressFor);
+      const known = Object.hasOwn(LABELS, state ?? "");
+      badge.textContent = known ? LABELS[state] : "";
+      badge.className = known ? `progress progress-${state}` : "progress";
+      badge.closest(".exercise-item").classList.toggle("is-solved", state === "solved");
+      if (known) trackCounts[state] += 1;
     }
+    const count = track.querySelector(".track-count");
+    count.dataset.total ??= count.textContent; // "19 exercises", shown while nothing is started
+    count.textContent = trackCounts.solved + trackCounts.attempted === 0 ? count.dataset.total
+      : `${trackCounts.solved} of ${badges.length} solved`
+        + (trackCounts.attempted ? ` · ${trackCounts.attempted} attempted` : "");
+    counts.solved += trackCounts.solved;
+    counts.attempted += trackCounts.attempted;
+    counts.all += badges.length;
   }
+  const summary = document.getElementById("progress-summary");
+  if (summary) {
+    summary.textContent = counts.solved + counts.attempted === 0
+      ? "Nothing started yet. Your code and results are saved in this browser as you work."
+      : `You have solved ${counts.solved} of ${counts.all} exercises`
+        + (counts.attempted ? ` and attempted ${counts.attempted} more.` : ".");
+  }
+}
+
+function mountProgressTransfer() {
+  const section = document.getElementById("your-progress");
+  if (!section) return;
+  const fileInput = document.getElementById("import-progress-file");
+  const message = document.getElementById("progress-message");
+  section.hidden = false; // it needs this script
+
+  const say = (text, isError = false) => {
+    message.textContent = text;
+    message.classList.toggle("is-error", isError);
+  };
+
+  document.getElementById("export-progress").addEventListener("click", () => {
+    let data;
+    try {
+      data = collectProgress(localStorage);
+    } catch (err) {
+      say(`This browser's storage cannot be read (${err.message}), so there is nothing to export.`, true);
+      return;
+    }
+    const blob = new Blob([JSON.stringify(data, null, 2) + "\n"], { type: "application/json" });
+    const link = Object.assign(document.createElement("a"), {
+      href: URL.createObjectURL(blob),
+      download: `ml-exercises-progress-${data.exported_at.slice(0, 10)}.json`,
+    });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000); // once the download has its copy
+    const saved = Object.keys(data.entries).length;
+    say(`Exported ${saved} saved value${saved === 1 ? "" : "s"} to ${link.download}.`);
+  });
+
+  document.getElementById("import-progress").addEventListener("click", () => fileInput.click());
+  fileInput.addEventListener("change", async () => {
+    const file = fileInput.files[0];
+    fileInput.value = ""; // choosing the same file again is a new import
+    if (!file) return;
+    try {
+      const text = file.size <= MAX_FILE_BYTES ? await file.text() : ""; // a larger one is refused unread
+      const exercises = mergeProgress(localStorage, readProgressFile(text, file.size));
+      showProgress();
+      say(`Imported ${file.name}: code and progress for ${exercises.size} exercise${exercises.size === 1 ? "" : "s"}.`);
+    } catch (err) {
+      say(`Nothing was imported from ${file.name}. ${err.message}`, true);
+    }
+  });
 }

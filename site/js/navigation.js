@@ -68,6 +68,9 @@ export function startNavigation(siteRoot, { leave, enter }) {
     for (const name of Object.keys(document.body.dataset)) delete document.body.dataset[name];
     Object.assign(document.body.dataset, doc.body.dataset);
     document.getElementById("main").replaceWith(document.adoptNode(main));
+    // The header's links are relative to the page too (the site may live in any folder).
+    const header = doc.querySelector(".site-header");
+    if (header) document.querySelector(".site-header")?.replaceWith(document.adoptNode(header));
     if (push) history.pushState({ scrollY: 0 }, "", url.href);
     shownPath = pathOf(url);
     enter();

@@ -2,7 +2,9 @@
 // worker) once per document, as soon as any page opens, so that Python is warm by
 // the time the learner reaches an exercise; in-page navigation then keeps this
 // document, and the runtime, while the learner moves between pages.
-import { showProgress } from "./index-view.js";
+import { mountIndex } from "./index-view.js";
+import { mountPaneTabs } from "./pane-tabs.js";
+import { watchScrollBoxes } from "./scroll-boxes.js";
 import { startNavigation } from "./navigation.js";
 import { Runner } from "./runner.js";
 
@@ -40,11 +42,13 @@ startNavigation(siteRoot, {
 });
 
 function mount() {
+  const unwatchScrollBoxes = watchScrollBoxes(document.getElementById("main"));
   if (body.dataset.exerciseId === undefined) {
-    showProgress();
-    return () => {};
+    mountIndex();
+    return unwatchScrollBoxes;
   }
   document.getElementById("runtime-status").textContent = runtimeText;
+  const unmountTabs = mountPaneTabs();
   let unmountExercise = null;
   let left = false;
   loadExerciseView().then(({ mountExercise }) => {
@@ -53,6 +57,8 @@ function mount() {
   return () => {
     left = true;
     unmountExercise?.();
+    unmountTabs();
+    unwatchScrollBoxes();
   };
 }
 

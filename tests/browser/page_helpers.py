@@ -39,6 +39,13 @@ def wait_for_editor(page):
     page.wait_for_function("window.editorView !== undefined")
 
 
+def show_pane(page, pane):
+    """On narrow screens the exercise page is two tabs: show "problem" or "code" (nothing to do when wide)."""
+    tab = page.locator(f"#pane-tab-{pane}")
+    if tab.is_visible():
+        tab.click()
+
+
 def set_code(page, source):
     wait_for_editor(page)
     page.evaluate("""source => {

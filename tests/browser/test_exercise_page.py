@@ -9,7 +9,8 @@ import pytest
 
 from conftest import wait_until_ready
 from page_helpers import (EXERCISES, INFINITE_LOOP, SOLUTION, STACK_OVERFLOW, STARTER, TEST_NAMES, editor_text,
-                          grade_in_page, run_and_wait, set_code, set_time_limit, shown_results, wait_for_results)
+                          grade_in_page, run_and_wait, set_code, set_time_limit, show_pane, shown_results,
+                          wait_for_results)
 
 # Typed key by key; the editor indents the lines after `def` by itself.
 TYPED_SOLUTION = [
@@ -233,8 +234,10 @@ def test_screenshots(open_exercise, page, tmp_path):
         page.emulate_media(color_scheme=scheme)
         for name, width in (("wide", 1280), ("narrow", 390)):
             page.set_viewport_size({"width": width, "height": 900})
+            show_pane(page, "problem")
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=folder / f"exercise-{name}-{scheme}-top.png")
+            show_pane(page, "code")
             for part in ("#editor", "#results .stdout"):
                 page.locator(part).scroll_into_view_if_needed()
                 page.screenshot(path=folder / f"exercise-{name}-{scheme}-{part.split()[-1][1:]}.png")

@@ -4,6 +4,7 @@ dismissable bar that leaves the editor's buttons usable, and loses it on the nex
 import pytest
 
 from live_server import live_server
+from page_helpers import show_pane
 
 
 @pytest.fixture
@@ -31,6 +32,7 @@ def test_open_page_reloads_after_an_edit_and_shows_a_failed_build(context, serve
 
     for width, height in ((1280, 900), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
+        show_pane(page, "code")
         page.locator("#run-button").click(trial=True)  # visible, enabled, and not covered by the bar
         run, bar = page.locator("#run-button").bounding_box(), banner.bounding_box()
         assert run["y"] >= bar["y"] + bar["height"], (width, run, bar)

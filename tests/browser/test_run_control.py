@@ -13,7 +13,7 @@ import pytest
 
 from conftest import PYTHON_READY_MS
 from page_helpers import (INFINITE_LOOP, SOLUTION, TEST_NAMES, grade_in_page, run_and_wait, set_code,
-                          set_time_limit, shown_results, wait_for_results)
+                          set_time_limit, show_pane, shown_results, wait_for_results)
 
 STOPPED = "Stopped: you pressed Stop before the tests finished."
 STUCK_IN_LOOP = "Stopped at line 2 of your code (in sinusoidal_pe): while True:"
@@ -105,6 +105,7 @@ def test_screenshots_of_a_run_and_its_stop(page, isolated_base_url, tmp_path):
             page.emulate_media(color_scheme=scheme)
             for name, width in (("wide", 1280), ("narrow", 390)):
                 page.set_viewport_size({"width": width, "height": 900})
+                show_pane(page, "code")
                 page.locator(".actions").scroll_into_view_if_needed()
                 page.screenshot(path=folder / f"run-{moment}-{name}-{scheme}.png")
     assert len(list(folder.glob("run-*.png"))) == 8
