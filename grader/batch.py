@@ -11,7 +11,8 @@ file that is missing or cannot be graded is recorded as 0 points with the reason
 
 The results file is JSON Lines (one report per line, plus "submission",
 "exercise", "submission_sha256", "tests_sha256", "graded_at" and
-"grader_version", and "missing" for a file not graded) or, for one exercise,
+"grader_version", and "missing" for a file not graded; a failed test's
+"comparison" arrays are left out) or, for one exercise,
 CSV (one row per submission, a status column per hidden test) when its name
 ends in .csv.  It
 is locked while a batch writes it.  Only the main thread writes it, a whole
@@ -563,8 +564,12 @@ def _points(exercise, test_names):
 
 
 def _record(name, submission_sha256, tests_sha256, report):
+    # A failed test's `comparison` (the arrays drawn for a learner, up to ~50 kB) stays out: a class's
+    # results file is read for marks and feedback text, and would grow by that much per submission.
+    tests = [{key: value for key, value in test.items() if key != "comparison"} for test in report["tests"]]
     return {"submission": name, "exercise": report["exercise"], "submission_sha256": submission_sha256,
-            "tests_sha256": tests_sha256, "graded_at": _now(), "grader_version": __version__, **report}
+            "tests_sha256": tests_sha256, "graded_at": _now(), "grader_version": __version__,
+            **report, "tests": tests}
 
 
 def _missing_record(learner, reason, graded):
