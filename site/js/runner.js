@@ -62,6 +62,11 @@ export class Runner {
     return true;
   }
 
+  /** Resolves once the runs asked for so far are over. */
+  idle() {
+    return this.queue;
+  }
+
   /** True once the next run's interpreter and the spares are booted (for tests and benchmarks). */
   isWarm() {
     return this.fresh.length > SPARES && this.fresh.every((worker) => worker.isReady);
