@@ -140,6 +140,7 @@ function shareCompiledWasm(wasmModule) {
   if (typeof createModule !== "function") return; // another Pyodide: boot as it does by default
   self._createPyodideModule = (settings) => {
     const compileAndInstantiate = settings.instantiateWasm;
+    if (typeof compileAndInstantiate !== "function") return createModule(settings);
     settings.instantiateWasm = (imports, receive) => {
       if (wasmModule) {
         WebAssembly.instantiate(wasmModule, imports).then(
