@@ -61,49 +61,48 @@ export function mountExercise(runner) {
 
   let runsInFlight = 0;
 
-  // Runs `work` (a grading or a try) with Run tests and Run disabled and Stop shown; when
-  // `startedFrom` (the button pressed) had the focus, Stop gets it, and gives it back after.
-  async function whileRunning(startedFrom, work) {
+  // A run (a grading or a try) begins: Run tests and Run are disabled and Stop shown; when
+  // `startedFrom` (the button pressed) had the focus, Stop gets it.
+  function beginRun(startedFrom) {
     runsInFlight += 1;
     const hadFocus = document.activeElement === startedFrom;
     runButton.disabled = tryButton.disabled = true;
     stopButton.hidden = false;
     if (hadFocus) stopButton.focus();
-    try {
-      return await work();
-    } finally {
-      runsInFlight -= 1;
-      if (runsInFlight === 0) {
-        runButton.disabled = tryButton.disabled = false;
-        if (document.activeElement === stopButton) startedFrom.focus();
-        stopButton.hidden = true;
-      }
-    }
   }
 
-  function gradeSubmission(source) {
-    return whileRunning(runButton, async () => {
-      resultsPanel.setAttribute("aria-busy", "true");
-      try {
-        const spec = await loadSpec();
-        const limits = { total: timeLimit(spec), perTest: spec.test_time_limit ?? null };
-        const total = spec.test_names.length;
-        const { report, interruption } = await runner.grade(spec, source, limits, (event) => {
-          if (event.event === "start") runtimeStatus.textContent = "Running your code…";
-          if (event.event === "test_start") runtimeStatus.textContent = `Running test ${event.index + 1} of ${total}…`;
-          if (event.event === "done") runtimeStatus.textContent = "Python ready";
-        });
-        recordProgress(report.passed);
-        renderResults(resultsPanel, report, interruption);
-        if (report.passed) revealSolution();
-        return report;
-      } catch (err) {
-        renderProblem(resultsPanel, `${err.message} Press Run to try again.`);
-        throw err;
-      } finally {
-        if (runsInFlight === 1) resultsPanel.removeAttribute("aria-busy");
-      }
-    });
+  // A run ended; true when it was the last in flight (the buttons are back, Stop gives the focus back).
+  function endRun(startedFrom) {
+    runsInFlight -= 1;
+    if (runsInFlight > 0) return false;
+    runButton.disabled = tryButton.disabled = false;
+    if (document.activeElement === stopButton) startedFrom.focus();
+    stopButton.hidden = true;
+    return true;
+  }
+
+  async function gradeSubmission(source) {
+    beginRun(runButton);
+    resultsPanel.setAttribute("aria-busy", "true");
+    try {
+      const spec = await loadSpec();
+      const limits = { total: timeLimit(spec), perTest: spec.test_time_limit ?? null };
+      const total = spec.test_names.length;
+      const { report, interruption } = await runner.grade(spec, source, limits, (event) => {
+        if (event.event === "start") runtimeStatus.textContent = "Running your code…";
+        if (event.event === "test_start") runtimeStatus.textContent = `Running test ${event.index + 1} of ${total}…`;
+        if (event.event === "done") runtimeStatus.textContent = "Python ready";
+      });
+      recordProgress(report.passed);
+      renderResults(resultsPanel, report, interruption);
+      if (report.passed) revealSolution();
+      return report;
+    } catch (err) {
+      renderProblem(resultsPanel, `${err.message} Press Run to try again.`);
+      throw err;
+    } finally {
+      if (endRun(runButton)) resultsPanel.removeAttribute("aria-busy");
+    }
   }
   window.gradeSubmission = gradeSubmission;
 
@@ -120,15 +119,21 @@ export function mountExercise(runner) {
 
   // "Try your code": the learner's calls, run against the editor's code on a fresh interpreter
   // like a grading (same time limit, Stop), but never an attempt: nothing is recorded.
-  function tryCalls() {
+  async function tryCalls() {
     if (runsInFlight > 0) return;
     saveCode();
+    beginRun(tryButton);
     tryOutput.hidden = false;
     tryOutput.classList.add("stale");
-    whileRunning(tryButton, async () => {
+    try {
       const spec = await loadSpec();
-      return runner.tryCode(view.state.doc.toString(), tryInput.value, timeLimit(spec));
-    }).then(({ output, error }) => showTried(output, error), (err) => showTried("", err.message));
+      const { output, error } = await runner.tryCode(view.state.doc.toString(), tryInput.value, timeLimit(spec));
+      showTried(output, error);
+    } catch (err) {
+      showTried("", err.message);
+    } finally {
+      endRun(tryButton);
+    }
   }
 
   function showTried(output, error) {
