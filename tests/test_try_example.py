@@ -2,8 +2,10 @@
 
 import io
 from contextlib import redirect_stdout
+from pathlib import Path
 
 from grader.core.engine import try_code
+from grader.exercise import load_all
 from sitebuild.try_example import example_calls
 
 STATEMENT = """Intro with `f(x)` inline.
@@ -48,3 +50,13 @@ def test_try_code_prints_and_trims_tracebacks_to_the_code_and_the_calls():
                      "  line 2 of your calls, in <module>: f(0)\n  line 2, in f: return 1 / x")
     assert try_code("def f(x):\n    return x\n", "f(1") == "SyntaxError in your calls on line 1, column 2: '(' was never closed"
     assert try_code("def f(x)\n", "f(1)").startswith("SyntaxError in your code on line 1")
+
+
+def test_every_exercises_example_runs_against_its_reference_solution():
+    """The box's first Run shows values, not a NameError: each statement's example is self-contained."""
+    for exercise in load_all(Path(__file__).resolve().parent.parent / "exercises"):
+        out = io.StringIO()
+        with redirect_stdout(out):
+            error = try_code(exercise.solution, example_calls(exercise.statement, exercise.entry))
+        assert error is None, f"{exercise.id}: {error}"
+        assert out.getvalue(), f"{exercise.id}: the example prints nothing"
