@@ -24,6 +24,7 @@ Without --site it builds two exercises of a track into a temporary folder.
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -185,6 +186,7 @@ def main():
     parser.add_argument("--site", type=Path, help=f"a built site holding {FIRST} and {NEXT} (default: build one)")
     parser.add_argument("--repeat", type=int, default=2, help="measurements of each figure; medians (default 2)")
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         site = args.site or Path(tmp) / "_site"
         if args.site is None:
@@ -201,10 +203,10 @@ def main():
                 runs.append((bench.floor(), *bench.cold_page(), *bench.throttled_visits()))
             browser.close()
         server.shutdown()
-    report(runs)
+    report(runs, (load_before, os.getloadavg()[0]))
 
 
-def report(runs):
+def report(runs, loads):
     median = lambda i: statistics.median(run[i] for run in runs)  # noqa: E731
     floor, first, following, rerun, after_loop = (median(i) for i in range(5))
     back_to_back, cold, warm = median(6), median(7), median(8)
@@ -220,7 +222,8 @@ def report(runs):
         ("throttled link: cold visit, first verdict", cold, "", True),
         ("throttled link: warm revisit, first verdict", warm, "<= 0.5 x cold visit", warm <= 0.5 * cold),
     ]
-    print(f"{len(runs)} run(s), medians; Chromium headless; throttled link: 20 Mbit/s, 20 ms")
+    print(f"{len(runs)} run(s), medians; Chromium headless; throttled link: 20 Mbit/s, 20 ms; "
+          f"load average (1 min) {loads[0]:.2f} before, {loads[1]:.2f} after on {os.cpu_count()} CPUs")
     print(f"{'figure':<47} {'ms':>8} {'vs floor':>9}  target")
     for name, ms, target, met in rows:
         print(f"{name:<47} {ms:>8.0f} {ms / floor:>9.2f}  {target}{'' if not target else ('  ok' if met else '  MISSED')}")

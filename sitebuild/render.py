@@ -5,6 +5,8 @@ import json
 import jinja2
 from markupsafe import Markup
 
+from sitebuild.try_example import example_calls
+
 SITE_NAME = "ML Exercises"
 # Spellings of words in track titles; other words are capitalized, and vowel-less
 # ones ("gpt", "mlp", "rnn") are taken for acronyms.
@@ -51,4 +53,5 @@ class Renderer:
             hints_html=[Markup(h) for h in hints_html], test_names=test_names,
             prev=prev_exercise, next=next_exercise,
             starter_json=starter_json(exercise.starter),
+            try_example=example_calls(exercise.statement, exercise.entry),
         )

@@ -32,6 +32,7 @@ from grader.core.comparison import encode_comparison
 from grader.core.report import STDOUT_LIMIT, ReportBuilder
 
 SUBMISSION_FILENAME = "submission.py"
+SCRATCH_FILENAME = "your-calls.py"  # the calls a learner writes to try their code (the page's "Try your code")
 TESTS_MODULE = "hidden_tests"
 DESCRIPTION_LINES = 20
 
@@ -271,6 +272,30 @@ def load_submission(entry_name, source):
     return entry, None
 
 
+def try_code(source, calls):
+    """Run the learner's code, then `calls` (code they wrote to try it) in the same namespace.
+
+    What they print goes to sys.stdout. Returns None, or what went wrong, the traceback
+    trimmed to the learner's code and their calls. Grades nothing: the page's "Try your code".
+    """
+    module = types.ModuleType("submission")
+    module.__file__ = SUBMISSION_FILENAME
+    for filename, code, what in ((SUBMISSION_FILENAME, source, "your code"), (SCRATCH_FILENAME, calls, "your calls")):
+        try:
+            compiled = compile(code, filename, "exec")
+        except SyntaxError as exc:
+            where = f"line {exc.lineno}" + (f", column {exc.offset}" if exc.offset else "")
+            return f"{type(exc).__name__} in {what} on {where}: {exc.msg}"
+        except (ValueError, MemoryError, RecursionError) as exc:
+            return f"{what.capitalize()} could not be compiled: {one_line(exc)}"
+        _register_source(filename, code)
+        try:
+            exec(compiled, module.__dict__)
+        except BaseException as exc:  # the learner's code may raise anything, SystemExit included
+            return describe_exception(exc)
+    return None
+
+
 # ---- the learner's exceptions, as tests see them --------------------------------------------------
 
 BUILTIN_EXCEPTIONS = {name: value for name, value in vars(builtins).items()
@@ -328,13 +353,15 @@ def describe_exception(exc):
             name += f" (a kind of {builtin[0]})"
         headline = f"{name}: {one_line(exc)}"
     try:
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == SUBMISSION_FILENAME]
+        frames = [f for f in traceback.extract_tb(exc.__traceback__)
+                  if f.filename in (SUBMISSION_FILENAME, SCRATCH_FILENAME)]
     except Exception:
         frames = []
     if not frames:
         return headline
     lines = [headline, "Traceback (your code, most recent call last):"]
-    shown = [f"  line {f.lineno}, in {f.name}: {(f.line or '').strip()}" for f in frames]
+    shown = [f"  line {f.lineno}{' of your calls' if f.filename == SCRATCH_FILENAME else ''}, in {f.name}: "
+             f"{(f.line or '').strip()}" for f in frames]
     index = 0
     while index < len(shown):
         repeats = 1

@@ -20,6 +20,7 @@ export function mountExercise(runner) {
   const resultsKey = `mlex:results:${exerciseId}`; // {report, interruption, source} of the last run
   const attemptsKey = `mlex:attempts:${exerciseId}`; // runs of the tests, a number
   const viewKey = `mlex:view:${exerciseId}`; // {hints: how many are shown, compare: side-by-side open}
+  const callsKey = `mlex:try:${exerciseId}`; // the "Try your code" box
   // Absolute now: a run may end after the learner has moved on to another page.
   const specUrl = new URL("grading.json", location.href).href;
   const solutionUrl = new URL("solution.py", location.href).href;
@@ -31,6 +32,9 @@ export function mountExercise(runner) {
   const runtimeStatus = document.getElementById("runtime-status");
   const solution = document.getElementById("solution");
   const solutionCode = document.getElementById("solution-code");
+  const tryInput = document.getElementById("try-input");
+  const tryButton = document.getElementById("try-button");
+  const tryOutput = document.getElementById("try-output");
 
   let specRequest = null;
   loadSpec().catch(() => {}); // fetched early; a failure shows when Run is pressed
@@ -59,24 +63,40 @@ export function mountExercise(runner) {
     saveCode();
   });
 
-  // --- Grading ---
+  // --- Grading, and trying the code ---
 
   let runsInFlight = 0;
 
-  async function gradeSubmission(source) {
+  // A run (a grading or a try) begins: Run tests and Run are disabled and Stop shown; when
+  // `startedFrom` (the button pressed) had the focus, Stop gets it.
+  function beginRun(startedFrom) {
     runsInFlight += 1;
-    const runHadFocus = document.activeElement === runButton;
-    runButton.disabled = true;
+    const hadFocus = document.activeElement === startedFrom;
+    runButton.disabled = tryButton.disabled = true;
     stopButton.hidden = false;
-    if (runHadFocus) stopButton.focus();
+    if (hadFocus) stopButton.focus();
+  }
+
+  // A run ended; true when it was the last in flight (the buttons are back, Stop gives the focus back).
+  function endRun(startedFrom) {
+    runsInFlight -= 1;
+    if (runsInFlight > 0) return false;
+    runButton.disabled = tryButton.disabled = false;
+    if (document.activeElement === stopButton) startedFrom.focus();
+    stopButton.hidden = true;
+    return true;
+  }
+
+  async function gradeSubmission(source) {
+    beginRun(runButton);
     resultsPanel.setAttribute("aria-busy", "true");
     renderRunning(resultsPanel);
     showProblems(view, []);
     try {
       const spec = await loadSpec();
-      const timeLimit = Number(body.dataset.timeLimit) || spec.time_limit;
+      const limits = { total: timeLimit(spec), perTest: spec.test_time_limit ?? null };
       const total = spec.test_names.length;
-      const { report, interruption } = await runner.grade(spec, source, timeLimit, (event) => {
+      const { report, interruption } = await runner.grade(spec, source, limits, (event) => {
         if (event.event === "start") runtimeStatus.textContent = "Running your code…";
         if (event.event === "test_start") runtimeStatus.textContent = `Running test ${event.index + 1} of ${total}…`;
         if (event.event === "done") runtimeStatus.textContent = "Python ready";
@@ -91,22 +111,61 @@ export function mountExercise(runner) {
       renderProblem(resultsPanel, `${err.message} Press Run to try again.`);
       throw err;
     } finally {
-      runsInFlight -= 1;
-      if (runsInFlight === 0) {
-        runButton.disabled = false;
-        if (document.activeElement === stopButton) runButton.focus();
-        stopButton.hidden = true;
-        resultsPanel.removeAttribute("aria-busy");
-      }
+      if (endRun(runButton)) resultsPanel.removeAttribute("aria-busy");
     }
   }
   window.gradeSubmission = gradeSubmission;
+
+  // data-time-limit can be lowered by tests and benchmarks.
+  function timeLimit(spec) {
+    return Number(body.dataset.timeLimit) || spec.time_limit;
+  }
 
   function runEditorCode() {
     if (runsInFlight > 0) return;
     saveCode();
     gradeSubmission(view.state.doc.toString()).catch(() => {}); // already shown in #results
   }
+
+  // "Try your code": the learner's calls, run against the editor's code on a fresh interpreter
+  // like a grading (same time limit, Stop), but never an attempt: nothing is recorded.
+  async function tryCalls() {
+    if (runsInFlight > 0) return;
+    saveCode();
+    beginRun(tryButton);
+    tryOutput.hidden = false;
+    tryOutput.classList.add("stale");
+    try {
+      const spec = await loadSpec();
+      const { output, error } = await runner.tryCode(view.state.doc.toString(), tryInput.value, timeLimit(spec));
+      showTried(output, error);
+    } catch (err) {
+      showTried("", err.message);
+    } finally {
+      endRun(tryButton);
+    }
+  }
+
+  function showTried(output, error) {
+    tryOutput.classList.remove("stale");
+    tryOutput.replaceChildren();
+    if (output) tryOutput.append(output.endsWith("\n") || !error ? output : `${output}\n`);
+    if (error) {
+      const problem = document.createElement("span");
+      problem.className = "try-error";
+      problem.textContent = error;
+      tryOutput.append(problem);
+    }
+    if (!output && !error) tryOutput.append("Done: your calls printed nothing. Use print() to see values.");
+  }
+
+  const savedCalls = storageGet(callsKey);
+  if (savedCalls !== null) {
+    tryInput.value = savedCalls;
+    document.getElementById("try-code").open = true;
+  }
+  tryInput.addEventListener("input", () => storageSet(callsKey, tryInput.value));
+  tryButton.addEventListener("click", tryCalls);
 
   runButton.addEventListener("click", runEditorCode);
   stopButton.addEventListener("click", () => runner.stop());
@@ -115,7 +174,8 @@ export function mountExercise(runner) {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       event.stopPropagation();
-      runEditorCode();
+      if (event.target === tryInput) tryCalls();
+      else runEditorCode();
     }
   };
   window.addEventListener("keydown", runOnModEnter, true);

@@ -26,11 +26,14 @@ const runner = new Runner({
   runtimeText = text;
   const status = document.getElementById("runtime-status");
   if (status) status.textContent = text;
-  // Precaching waits until Python is up, so it never competes with loading it.
+  // Precaching waits until Python is up and the runs asked for meanwhile are over, so it never
+  // competes with loading Python or with the first verdict.
   if (text === "Python ready" && !offlineReady) {
     offlineReady = true;
-    registerServiceWorker();
-    loadExerciseView();
+    runner.idle().then(() => {
+      registerServiceWorker();
+      loadExerciseView();
+    });
   }
 });
 window.runner = runner; // tests and benchmarks wait on its spare worker

@@ -8,6 +8,10 @@ import { ReportBuilder } from "./report.js";
 // Fresh workers kept besides the one the next run gets. Each costs a Pyodide boot
 // (about 3 s of CPU) and its memory; one is enough for a run right after a runaway loop.
 const SPARES = 1;
+// While a run is in flight and no other worker exists, the next one boots this long after the
+// run was posted (or when it ends, if sooner): a short run, the first verdict of a page above all,
+// then has the CPU to itself, and the spare is still booted well before a runaway loop's limit.
+const SPARE_DELAY_MS = 1000;
 // How long Python may take to act on a KeyboardInterrupt before its worker is terminated.
 const INTERRUPT_GRACE_MS = 300;
 const STOPPED = ["error", "Stopped: you pressed Stop before the tests finished."];
@@ -24,19 +28,31 @@ export class Runner {
     this.fresh = []; // PythonWorkers that never ran anything, oldest first; the next run takes the first
     this.run = null; // the run in flight (waiting for its worker or posted)
     this.runCount = 0;
+    this.spareTimer = null;
+    // pyodide.asm.wasm as compiled by the first worker: later workers instantiate it instead of
+    // compiling it again (and share the code V8 optimised meanwhile).
+    this.wasmModule = null;
     this.topUp();
   }
 
   /**
    * Grade `source` once earlier runs are over, on a fresh interpreter.
-   * spec: grading.json. onEvent(event) sees every engine event.
-   * Resolves to {report, interruption}: interruption is null, or the
-   * [status, message] that ended the run early (as report.py's finish() takes).
+   * spec: grading.json. limits: {total, perTest} in seconds (perTest may be null).
+   * onEvent(event) sees every engine event. Resolves to {report, interruption}:
+   * interruption is null, or the [status, message] that ended the run early (as
+   * report.py's finish() takes).
    */
-  grade(spec, source, timeLimit, onEvent) {
-    const result = this.queue.then(() => this.gradeNow(spec, source, timeLimit, onEvent));
-    this.queue = result.catch(() => {});
-    return result;
+  grade(spec, source, limits, onEvent) {
+    const builder = new ReportBuilder(spec.exercise_id, spec.test_names, spec.points);
+    return this.enqueue(new GradingRun(++this.runCount, builder, onEvent, limits, spec, source));
+  }
+
+  /**
+   * Runs `source`, then `calls` (code the learner wrote to try it), on a fresh interpreter
+   * within `seconds`; grades nothing. Resolves to {output, error, interruption}.
+   */
+  tryCode(source, calls, seconds) {
+    return this.enqueue(new TryRun(++this.runCount, { total: seconds, perTest: null }, source, calls));
   }
 
   /** Ends the run in flight at once, its report saying so; false when no run is in flight. */
@@ -46,28 +62,31 @@ export class Runner {
     return true;
   }
 
+  /** Resolves once the runs asked for so far are over. */
+  idle() {
+    return this.queue;
+  }
+
   /** True once the next run's interpreter and the spares are booted (for tests and benchmarks). */
   isWarm() {
     return this.fresh.length > SPARES && this.fresh.every((worker) => worker.isReady);
   }
 
-  async gradeNow(spec, source, timeLimit, onEvent) {
-    const worker = this.fresh[0];
-    const run = new Run(++this.runCount, new ReportBuilder(spec.exercise_id, spec.test_names, spec.points), onEvent);
+  enqueue(run) {
+    const result = this.queue.then(() => this.runNow(run));
+    this.queue = result.catch(() => {});
+    return result;
+  }
+
+  async runNow(run) {
     this.run = run;
+    run.takeWorker = () => this.takeWorker(run);
     try {
-      await Promise.race([worker.ready, run.ended]);
+      const worker = await this.takeWorker(run);
+      if (worker !== null) run.start(worker, 0);
     } catch (err) {
-      this.discard(worker); // the next run tries a new worker, e.g. after a network hiccup
       this.run = null;
       throw err;
-    }
-    if (!run.isOver) {
-      this.fresh.shift();
-      // The replacement boots after this run, so that it does not slow it down, unless
-      // nothing would be left to recover with when this run has to be cut short.
-      if (this.fresh.length === 0) this.topUp();
-      run.start(worker, spec, source, timeLimit);
     }
     const outcome = await run.ended;
     run.worker?.terminate();
@@ -77,12 +96,39 @@ export class Runner {
     return outcome;
   }
 
-  // Boots one worker at a time until the next run's worker and the spares exist.
+  // The next fresh worker once it is ready, for `run`; null when the run ended meanwhile.
+  async takeWorker(run) {
+    if (this.fresh.length === 0) this.boot(); // e.g. a test over its limit right after the run began
+    const worker = this.fresh[0];
+    try {
+      await Promise.race([worker.ready, run.ended]);
+    } catch (err) {
+      this.discard(worker); // the next run tries a new worker, e.g. after a network hiccup
+      throw err;
+    }
+    if (run.isOver) return null;
+    this.fresh.shift();
+    this.topUp();
+    return worker;
+  }
+
+  // Boots one worker at a time until the next run's worker and the spares exist; while a run is in
+  // flight, only when nothing else is left, and then after SPARE_DELAY_MS.
   topUp() {
     if (this.fresh.length > SPARES || this.fresh.some((worker) => worker.isBooting)) return;
-    const worker = new PythonWorker(this.urls, (text) => {
+    if (this.run === null) {
+      this.boot();
+    } else if (this.fresh.length === 0 && this.spareTimer === null) {
+      this.spareTimer = setTimeout(() => this.boot(), SPARE_DELAY_MS);
+    }
+  }
+
+  boot() {
+    clearTimeout(this.spareTimer);
+    this.spareTimer = null;
+    const worker = new PythonWorker(this.urls, this.wasmModule, (text) => {
       if (worker === this.fresh[0] && !this.run?.worker) this.onStatus(text);
-    });
+    }, (module) => { this.wasmModule ??= module; });
     worker.ready.then(() => this.topUp(), () => {});
     this.fresh.push(worker);
   }
@@ -98,38 +144,115 @@ export class Runner {
   }
 }
 
-// One run: posted to a fresh worker, timed from the post, ended by the worker's
-// report or cut short (time limit, Stop, crash, an invalid event).
+// One run: posted to a fresh worker, timed from the post, ended by the worker's answer or
+// cut short (time limit, Stop, crash, an invalid event). Subclasses say what is posted and
+// what the outcome is.
 class Run {
-  constructor(id, builder, onEvent) {
+  constructor(id, limits) {
     this.id = id;
-    this.builder = builder;
-    this.onEvent = onEvent;
+    this.limits = limits; // {total, perTest} in seconds
     this.worker = null;
+    this.takeWorker = null; // set by the Runner: the next fresh worker, for a run that continues
     this.timer = null;
+    this.usedMs = 0; // time the learner's code had on earlier workers of this run
+    this.postedAt = 0;
     this.isOver = false;
     this.ended = new Promise((resolve) => { this.resolve = resolve; });
-    this.stopping = null; // the interruption, while Python is given a moment to say where it was
+    this.stopping = null; // while Python is given a moment to say where it was: called with that place
+    this.endRequested = null;
     this.endedAt = 0;
-    this.testStartedAt = 0;
   }
 
-  start(worker, spec, source, timeLimit) {
+  // Posts the run (from test number `first`) to `worker`; the limit covers the learner's code, not
+  // the boot: the worker is ready when this is posted.
+  start(worker, first) {
     this.worker = worker;
     worker.onRunMessage = (data) => data.runId === this.id && this.receive(data);
     worker.onCrash = (text) => this.end(["error", `The Python runtime stopped unexpectedly (${text}).`], false);
-    worker.post({ type: "grade", runId: this.id, spec, source });
-    // The limit covers the learner's code, not the boot: the worker is ready when this is posted.
-    const seconds = Number(timeLimit);
+    worker.post(this.message(first));
+    this.postedAt = performance.now();
+    const seconds = Number(this.limits.total);
     this.timer = setTimeout(() => this.end(
-      ["timeout", `Time limit exceeded: the tests did not finish within ${seconds} s.`]), seconds * 1000);
+      ["timeout", `Time limit exceeded: the tests did not finish within ${seconds} s.`]),
+    seconds * 1000 - this.usedMs);
   }
 
   receive(data) {
     if (this.stopping) {
-      if (data.type === "stuck") this.finish(this.stopping, data.where);
+      if (data.type === "stuck") this.stopping(data.where);
       return; // anything else comes after the moment the run was cut
     }
+    if (data.type === "run-error") this.end(["error", data.error], false);
+    else this.answer(data);
+  }
+
+  /**
+   * Cuts the run short with `interruption` ([status, message]). With `askWhere`, Python is
+   * first interrupted (when the page can) so that the outcome says where the code was.
+   */
+  end(interruption, askWhere = true) {
+    if (this.isOver) return;
+    if (this.stopping) {
+      this.endRequested ??= interruption; // a test over its own limit is being cut: end after that
+      return;
+    }
+    if (this.worker === null) {
+      this.endedAt = performance.now();
+      this.finish(interruption, null); // waiting for a worker: nothing is running
+    } else {
+      this.cut(askWhere, (where) => this.finish(interruption, where));
+    }
+  }
+
+  // Stops the worker's Python: calls then(where) once, with the learner's {line, function, code}
+  // when the page could interrupt Python and it answered in time, otherwise with null.
+  cut(askWhere, then) {
+    this.endedAt = performance.now();
+    clearTimeout(this.timer);
+    this.usedMs += this.endedAt - this.postedAt;
+    let called = false;
+    const once = (where) => {
+      if (called) return;
+      called = true;
+      if (this.stopping === once) this.stopping = null;
+      this.worker?.terminate();
+      then(where);
+    };
+    if (askWhere && this.worker.interrupt()) {
+      this.stopping = once;
+      setTimeout(() => once(null), INTERRUPT_GRACE_MS);
+    } else {
+      once(null);
+    }
+  }
+
+  settle(outcome) {
+    if (this.isOver) return;
+    this.isOver = true;
+    clearTimeout(this.timer);
+    this.resolve(outcome);
+  }
+}
+
+// Grading: the engine's events build the report; a test over its own time limit (test_time_limit,
+// as offline) times out alone, and the tests after it continue on a fresh worker.
+class GradingRun extends Run {
+  constructor(id, builder, onEvent, limits, spec, source) {
+    super(id, limits);
+    this.builder = builder;
+    this.onEvent = onEvent;
+    this.spec = spec;
+    this.source = source;
+    this.testTimer = null;
+    this.testStartedAt = 0;
+    this.continued = false; // true once tests ran on more than one worker: the page builds the report
+  }
+
+  message(first) {
+    return { type: "grade", runId: this.id, spec: this.spec, source: this.source, firstTest: first };
+  }
+
+  answer(data) {
     if (data.type === "event") {
       try {
         this.builder.add(data.event);
@@ -138,36 +261,54 @@ class Run {
         this.end(["error", `Grading failed: the grading worker sent an invalid event (${err.message}).`], false);
         return;
       }
-      if (data.event.event === "test_start") this.testStartedAt = performance.now();
+      this.onTestEvent(data.event);
       this.onEvent(data.event);
     } else if (data.type === "report") {
-      this.settle({ report: data.report, interruption: null });
-    } else if (data.type === "run-error") {
-      this.end(["error", data.error], false);
+      // After a continuation the worker's report covers only its own tests; the builder saw them all.
+      this.settle({ report: this.continued ? this.builder.finish() : data.report, interruption: null });
     }
   }
 
-  /**
-   * Cuts the run short with `interruption` ([status, message]). With `askWhere`, Python is
-   * first interrupted (when the page can) so that the report says where the code was.
-   */
-  end(interruption, askWhere = true) {
+  onTestEvent(event) {
+    if (event.event === "test_start") {
+      this.testStartedAt = performance.now();
+      const seconds = this.limits.perTest;
+      if (seconds) this.testTimer = setTimeout(() => this.testOverLimit(event.index, seconds), seconds * 1000);
+    } else if (event.event === "test") {
+      clearTimeout(this.testTimer);
+    }
+  }
+
+  testOverLimit(index, seconds) {
     if (this.isOver || this.stopping) return;
-    this.endedAt = performance.now();
-    if (this.worker === null) {
-      this.finish(interruption, null); // still waiting for its worker: nothing ran
-    } else if (askWhere && this.worker.interrupt()) {
-      this.stopping = interruption;
-      setTimeout(() => this.finish(interruption, null), INTERRUPT_GRACE_MS);
-    } else {
-      this.finish(interruption, null);
+    this.cut(true, (where) => {
+      const message = `Time limit exceeded: this test's calls to your function took more than ${seconds} s `
+        + "(the limit for one test).";
+      const event = { event: "test", index, status: "timeout", message: withPlace(message, where),
+        duration_ms: this.endedAt - this.testStartedAt };
+      this.builder.add(event);
+      this.onEvent(event);
+      this.worker = null;
+      this.continued = true;
+      if (this.endRequested !== null) this.finish(this.endRequested, null);
+      else if (index + 1 < this.spec.test_names.length) this.continueFrom(index + 1);
+      else this.settle({ report: this.builder.finish(), interruption: null });
+    });
+  }
+
+  async continueFrom(first) {
+    try {
+      const worker = await this.takeWorker();
+      if (worker !== null) this.start(worker, first);
+    } catch (err) {
+      this.end(["error", err.message], false);
     }
   }
 
   // The report of a run cut short; `where` is {line, function, code} of the learner's code, or null.
   finish(interruption, where) {
     if (this.isOver) return;
-    this.worker?.terminate();
+    clearTimeout(this.testTimer);
     const report = this.builder.finish(interruption);
     const running = this.builder.running;
     const place = describePlace(where);
@@ -180,13 +321,36 @@ class Run {
     }
     this.settle({ report, interruption });
   }
+}
 
-  settle(outcome) {
-    if (this.isOver) return;
-    this.isOver = true;
-    clearTimeout(this.timer);
-    this.resolve(outcome);
+// "Try your code": the learner's code, then their calls; the outcome is what they printed and
+// the error, if any.
+class TryRun extends Run {
+  constructor(id, limits, source, calls) {
+    super(id, limits);
+    this.source = source;
+    this.calls = calls;
   }
+
+  message() {
+    return { type: "try", runId: this.id, source: this.source, calls: this.calls };
+  }
+
+  answer(data) {
+    if (data.type === "tried") this.settle({ output: data.output, error: data.error, interruption: null });
+  }
+
+  finish(interruption, where) {
+    let message = interruption[1];
+    if (interruption === STOPPED) message = "Stopped: you pressed Stop.";
+    else if (interruption[0] === "timeout") message = `Time limit exceeded: your code and calls did not finish within ${this.limits.total} s.`;
+    this.settle({ output: "", error: withPlace(message, where), interruption });
+  }
+}
+
+function withPlace(message, where) {
+  const place = describePlace(where);
+  return place ? `${message}\n${place}` : message;
 }
 
 // "Stopped at line 3 of your code (in f): x += 1" for the worker's {line, function, code}; null
@@ -197,9 +361,10 @@ function describePlace(where) {
   return `Stopped at line ${where.line} of your code${inFunction}: ${String(where.code)}`;
 }
 
-// A Pyodide worker: boots at once, then grades one run.
+// A Pyodide worker: boots at once, then does one run. `wasmModule`: Pyodide's compiled
+// WebAssembly module, or null for the worker to compile it and hand it to onWasmModule.
 class PythonWorker {
-  constructor(urls, onStatus) {
+  constructor(urls, wasmModule, onStatus, onWasmModule) {
     this.status = "Loading Python…";
     this.isBooting = true;
     this.isReady = false;
@@ -228,6 +393,9 @@ class PythonWorker {
           resolve();
         } else if (data.type === "init-error") {
           failToLoad(data.error);
+        } else if (data.type === "wasm-module") {
+          // Only while booting, before any learner code runs in this worker.
+          if (this.isBooting && data.module instanceof WebAssembly.Module) onWasmModule(data.module);
         } else {
           this.onRunMessage(data);
         }
@@ -244,7 +412,7 @@ class PythonWorker {
     // Awaited by a run; this only keeps an early failure from being reported as unhandled.
     this.ready.catch(() => {});
     this.post({ type: "init", pyodideUrl: urls.pyodide, graderFilesUrl: urls.graderFiles,
-      interruptBuffer: this.interruptBuffer });
+      interruptBuffer: this.interruptBuffer, wasmModule });
   }
 
   post(message) {

@@ -5,10 +5,12 @@
 // format "iife" (any format works); Pyodide is not bundled: importScripts()
 // loads `pyodide.js` at runtime from the `pyodideUrl` the page sends.
 //
-// Protocol (see the site contract): page -> worker {type:"init"} then one {type:"grade"};
-// worker -> page "status", "ready" | "init-error", then "event"s and "report" | "run-error",
-// and "stuck" {where} when a KeyboardInterrupt sent through the interrupt buffer reaches
-// Python. The page owns the time limit and gives each run a new worker: it terminates this one.
+// Protocol (see the site contract): page -> worker {type:"init"} then one {type:"grade"} (from
+// test number firstTest on) or {type:"try"}; worker -> page "status", "wasm-module" (when it
+// compiled Pyodide itself), "ready" | "init-error", then "event"s and "report" | "run-error",
+// or "tried" {output, error}, and "stuck" {where} when a KeyboardInterrupt sent through the
+// interrupt buffer reaches Python. The page owns the time limits and gives each run a new
+// worker: it terminates this one.
 
 const GRADER_DIR = "/home/pyodide/grader-core";
 const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to fds 1/2
@@ -18,7 +20,7 @@ const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to
 const GLUE = `
 import dataclasses, json, linecache, signal, sys
 import numpy  # imported while booting, not in the first run: hidden tests and most submissions use it
-from grader.core.engine import SUBMISSION_FILENAME, GradingSpec, grade, load_tests
+from grader.core.engine import SUBMISSION_FILENAME, GradingSpec, InProcessLearner, load_tests, run_tests, try_code
 from grader.core.report import ReportBuilder
 
 def where_stopped(frame):
@@ -30,21 +32,39 @@ def where_stopped(frame):
     return {"line": frame.f_lineno, "function": frame.f_code.co_name,
             "code": linecache.getline(SUBMISSION_FILENAME, frame.f_lineno).strip()}
 
-def run(spec_json, source, post, take_raw_output, post_stuck):
+def numbered_from(first, event):
+    """The event of a run that starts at test number first, numbered as in the whole list."""
+    if first and event["event"] in ("test_start", "test"):
+        return {**event, "index": event["index"] + first}
+    if first and event["event"] == "stdout" and event["test"] is not None:
+        return {**event, "test": event["test"] + first}
+    return event
+
+def report_where_stopped(post_stuck):
     def on_interrupt(signum, frame):
         post_stuck(json.dumps(where_stopped(frame)))
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
+
+def try_calls(source, calls, post_stuck):
+    report_where_stopped(post_stuck)
+    return try_code(source, calls)
+
+def run(spec_json, source, post, take_raw_output, post_stuck, first_test):
+    report_where_stopped(post_stuck)
     fields = json.loads(spec_json)
     spec = GradingSpec(**{f.name: fields[f.name] for f in dataclasses.fields(GradingSpec)})
-    builder = ReportBuilder(spec.exercise_id, [test.name for test in load_tests(spec)], spec.points)
+    tests = load_tests(spec)
+    builder = ReportBuilder(spec.exercise_id, [test.name for test in tests], spec.points)
 
     def emit(event):
+        event = numbered_from(first_test, event)
         builder.add(event)
         post(json.dumps(event))
 
-    grade(spec, source, emit)
+    # From test number first_test on: the page continues a run this way after a test over its own time limit.
+    run_tests(spec, InProcessLearner(spec.entry, source), emit, tests[first_test:])
     for stream in (sys.__stdout__, sys.__stderr__):
         try:
             stream.flush()
@@ -57,6 +77,7 @@ def run(spec_json, source, post, take_raw_output, post_stuck):
 `;
 
 let runGrade = null;
+let runTry = null;
 let rawOutput = "";
 const decoder = new TextDecoder();
 // Kept from the start: the learner's code can rebind self.postMessage, but not this.
@@ -65,18 +86,21 @@ const postToPage = self.postMessage.bind(self);
 // The page sends "grade" only after "ready", once.
 self.onmessage = ({ data }) => {
   if (data.type === "init") {
-    init(data.pyodideUrl, data.graderFilesUrl, data.interruptBuffer).then(
+    init(data.pyodideUrl, data.graderFilesUrl, data.interruptBuffer, data.wasmModule).then(
       () => postToPage({ type: "ready" }),
       (err) => postToPage({ type: "init-error", error: String(err?.message ?? err) }),
     );
   } else if (data.type === "grade") {
     gradeRun(data);
+  } else if (data.type === "try") {
+    tryRun(data);
   }
 };
 
-async function init(pyodideUrl, graderFilesUrl, interruptBuffer) {
+async function init(pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule) {
   status("Loading Python…");
-  importScripts(new URL("pyodide.js", pyodideUrl).href);
+  importScripts(new URL("pyodide.js", pyodideUrl).href, new URL("pyodide.asm.js", pyodideUrl).href);
+  shareCompiledWasm(wasmModule);
   const filesRequest = fetch(graderFilesUrl);
   // `packages` starts numpy's download with the runtime's, instead of after it.
   const pyodide = await self.loadPyodide({ indexURL: pyodideUrl, packages: ["numpy"] });
@@ -103,14 +127,43 @@ async function init(pyodideUrl, graderFilesUrl, interruptBuffer) {
   const namespace = pyodide.globals.get("dict")();
   pyodide.runPython(GLUE, { globals: namespace });
   runGrade = namespace.get("run");
+  runTry = namespace.get("try_calls");
 }
 
-function gradeRun({ runId, spec, source }) {
+// Pyodide 0.27's loadPyodide() compiles pyodide.asm.wasm in every worker and has no option to
+// pass a compiled module; its Emscripten settings do (instantiateWasm). So the factory that
+// pyodide.asm.js defines is wrapped: with `wasmModule` (compiled by an earlier worker of the
+// page) it is instantiated, which skips the compilation; without, the module Pyodide compiles
+// is sent to the page for the next workers. Checked against this version (see runner.js).
+function shareCompiledWasm(wasmModule) {
+  const createModule = self._createPyodideModule;
+  if (typeof createModule !== "function") return; // another Pyodide: boot as it does by default
+  self._createPyodideModule = (settings) => {
+    const compileAndInstantiate = settings.instantiateWasm;
+    if (typeof compileAndInstantiate !== "function") return createModule(settings);
+    settings.instantiateWasm = (imports, receive) => {
+      if (wasmModule) {
+        WebAssembly.instantiate(wasmModule, imports).then(
+          (instance) => receive(instance, wasmModule),
+          () => compileAndInstantiate(imports, receive),
+        );
+        return {};
+      }
+      return compileAndInstantiate(imports, (instance, module) => {
+        postToPage({ type: "wasm-module", module });
+        receive(instance, module);
+      });
+    };
+    return createModule(settings);
+  };
+}
+
+function gradeRun({ runId, spec, source, firstTest = 0 }) {
   const post = (json) => postToPage({ type: "event", runId, event: JSON.parse(json) });
   const postStuck = (json) => postToPage({ type: "stuck", runId, where: JSON.parse(json) });
   rawOutput = "";
   try {
-    const report = JSON.parse(runGrade(JSON.stringify(spec), source, post, takeRawOutput, postStuck));
+    const report = JSON.parse(runGrade(JSON.stringify(spec), source, post, takeRawOutput, postStuck, firstTest));
     postToPage({ type: "report", runId, report });
   } catch (err) {
     const text = takeRawOutput();
@@ -119,6 +172,19 @@ function gradeRun({ runId, spec, source }) {
     if (text && !fatal) post(JSON.stringify({ event: "stdout", text, test: null }));
     postToPage({ type: "run-error", runId, error: describeFailure(err) });
   }
+}
+
+// "Try your code": what the learner's code and calls print, and the error they end with, if any.
+function tryRun({ runId, source, calls }) {
+  const postStuck = (json) => postToPage({ type: "stuck", runId, where: JSON.parse(json) });
+  rawOutput = "";
+  let error;
+  try {
+    error = runTry(source, calls, postStuck) ?? null;
+  } catch (err) {
+    error = describeFailure(err);
+  }
+  postToPage({ type: "tried", runId, output: takeRawOutput(), error });
 }
 
 function takeRawOutput() {

@@ -89,13 +89,15 @@ def set_time_limit(page, seconds):
     page.evaluate(f"document.body.dataset.timeLimit = {json.dumps(str(seconds))}")
 
 
-def grade_with_cli(source, tmp_path, name, exercise="sinusoidal_pe", time_limit=None):
+def grade_with_cli(source, tmp_path, name, exercise="sinusoidal_pe", time_limit=None, test_time_limit=None):
     """The report of `python -m grader check EXERCISE FILE --json` (an id or a folder) on `source`."""
     path = tmp_path / (name.replace(" ", "_").replace("/", "_") + ".py")
     path.write_text(source, encoding="utf-8")
     command = [sys.executable, "-m", "grader", "check", str(exercise), str(path), "--json"]
     if time_limit is not None:
         command += ["--timeout", str(time_limit)]
+    if test_time_limit is not None:
+        command += ["--test-timeout", str(test_time_limit)]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     assert result.returncode in (0, 1), f"{name}: the CLI failed:\n{result.stderr}"
     return json.loads(result.stdout)

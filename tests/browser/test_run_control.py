@@ -1,10 +1,11 @@
-"""Ending runs: the Stop button, the time limit, and the spare interpreter that takes over at once.
+"""Ending runs: the Stop button, the time limits, and the spare interpreter that takes over at once.
 
 Each case runs on a plain page and on a cross-origin isolated one. Only the isolated page can interrupt
 Python (a KeyboardInterrupt through Pyodide's interrupt buffer), so only its reports say where the
 code was; the plain page terminates the worker at once.
 """
 
+import json
 import os
 import time
 from pathlib import Path
@@ -12,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import PYTHON_READY_MS
-from page_helpers import (INFINITE_LOOP, SOLUTION, TEST_NAMES, grade_in_page, run_and_wait, set_code,
-                          set_time_limit, show_pane, shown_results, wait_for_results)
+from page_helpers import (INFINITE_LOOP, SOLUTION, TEST_NAMES, grade_in_page, grade_with_cli, run_and_wait, set_code,
+                          set_time_limit, show_pane, shown_results, verdict, wait_for_results)
 
 STOPPED = "Stopped: you pressed Stop before the tests finished."
 STUCK_IN_LOOP = "Stopped at line 2 of your code (in sinusoidal_pe): while True:"
@@ -88,6 +89,38 @@ def test_after_the_time_limit_the_spare_grades_the_next_run(page, site):
     report = grade_in_page(page, "while True:\n    pass\n")
     error = "Time limit exceeded: the tests did not finish within 1 s. (while loading your code)"
     assert report["error"] == (f"{error}\nStopped at line 1 of your code: while True:" if isolated else error)
+
+
+TEST_LIMIT = 1.5
+# Correct, but its calls in the third test (T = 8) take 5 s: more than TEST_LIMIT, less than time_limit.
+SLOW_THIRD_TEST = SOLUTION.replace("    return pe", """    if T == 8:
+        import time
+        started = time.time()
+        while time.time() - started < 5:
+            pass
+    return pe""")
+
+
+def test_a_test_over_its_own_limit_times_out_alone_as_offline(page, isolated_base_url, tmp_path):
+    """test_time_limit: the slow test times out after its own limit, showing how long it ran, and the tests
+    after it pass on a fresh interpreter, with the CLI's verdicts."""
+    def with_test_limit(route):
+        spec = json.loads(route.fetch().text())
+        route.fulfill(json={**spec, "test_time_limit": TEST_LIMIT})
+    page.route("**/sinusoidal_pe/grading.json", with_test_limit)
+    open_warm(page, isolated_base_url)
+    report = grade_in_page(page, SLOW_THIRD_TEST)
+    offline = grade_with_cli(SLOW_THIRD_TEST, tmp_path, "slow third test", test_time_limit=TEST_LIMIT)
+    assert verdict(report) == verdict(offline)
+    assert [t["status"] for t in report["tests"]] == ["passed", "passed", "timeout", "passed", "passed", "passed"]
+    limit_message = f"Time limit exceeded: this test's calls to your function took more than {TEST_LIMIT:g} s " \
+                    "(the limit for one test)."
+    assert offline["tests"][2]["message"] == limit_message
+    loop_line = SLOW_THIRD_TEST.splitlines().index("        while time.time() - started < 5:") + 1
+    assert report["tests"][2]["message"].split("\n") == [
+        limit_message, f"Stopped at line {loop_line} of your code (in sinusoidal_pe): while time.time() - started < 5:"]
+    assert TEST_LIMIT * 1000 <= report["tests"][2]["duration_ms"] < 5000  # how long it ran
+    assert report["score"] == offline["score"] == 5
 
 
 def test_screenshots_of_a_run_and_its_stop(page, isolated_base_url, tmp_path):
