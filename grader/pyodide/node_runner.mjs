@@ -38,7 +38,8 @@ async function main() {
     result?.destroy?.();
     throw new Error(`code must end with an expression that evaluates to a str, got ${typeof result}`);
   }
-  process.stdout.write(result + "\n");
+  // process.exit() does not wait for a pipe to take a long line (over 64 kB): wait for it.
+  await new Promise((resolve) => process.stdout.write(result + "\n", resolve));
 }
 
 function fail(err) {
