@@ -5,6 +5,7 @@ import json
 import jinja2
 from markupsafe import Markup
 
+from grader.pyodide.dist import PYODIDE_VERSION
 from sitebuild.try_example import example_calls
 
 SITE_NAME = "ML Exercises"
@@ -40,6 +41,7 @@ class Renderer:
         self.env.globals["live_reload"] = live_reload
         self.env.globals["assets"] = asset_urls
         self.env.globals["pyodide_url"] = pyodide_url
+        self.env.globals["pyodide_version"] = PYODIDE_VERSION
         self.env.globals["pyodide_files"] = pyodide_files
         self.env.filters["track_title"] = track_title
 

@@ -22,7 +22,7 @@ const runner = new Runner({
   worker: new URL(body.dataset.workerUrl, location.href).href,
   pyodide: new URL(body.dataset.pyodideUrl, location.href).href,
   graderFiles: new URL(body.dataset.graderFilesUrl, location.href).href,
-}, (text) => {
+}, body.dataset.pyodideVersion, (text) => {
   runtimeText = text;
   const status = document.getElementById("runtime-status");
   if (status) status.textContent = text;

@@ -3,10 +3,11 @@
 // so nothing a submission does (patching numpy, builtins, the worker itself) can
 // reach a later run. A spare is kept booted, so a run that has to be cut short
 // (time limit, Stop, crash) is followed at once by one on a ready interpreter.
+import { SnapshotStore } from "./python-snapshot.js";
 import { ReportBuilder } from "./report.js";
 
 // Fresh workers kept besides the one the next run gets. Each costs a Pyodide boot
-// (about 3 s of CPU) and its memory; one is enough for a run right after a runaway loop.
+// (a few seconds of CPU) and its memory; one is enough for a run right after a runaway loop.
 const SPARES = 1;
 // While a run is in flight and no other worker exists, the next one boots this long after the
 // run was posted (or when it ends, if sooner): a short run, the first verdict of a page above all,
@@ -18,10 +19,11 @@ const STOPPED = ["error", "Stopped: you pressed Stop before the tests finished."
 
 export class Runner {
   /**
-   * urls: {worker, pyodide, graderFiles} (absolute). onStatus(text) receives the
-   * state of the interpreter the next run gets ("Loading Python…", "Python ready", ...).
+   * urls: {worker, pyodide, graderFiles} (absolute); pyodideVersion: the version the site pins.
+   * onStatus(text) receives the state of the interpreter the next run gets ("Loading Python…",
+   * "Python ready", ...).
    */
-  constructor(urls, onStatus) {
+  constructor(urls, pyodideVersion, onStatus) {
     this.urls = urls;
     this.onStatus = onStatus;
     this.queue = Promise.resolve();
@@ -32,6 +34,14 @@ export class Runner {
     // pyodide.asm.wasm as compiled by the first worker: later workers instantiate it instead of
     // compiling it again (and share the code V8 optimised meanwhile).
     this.wasmModule = null;
+    // The memory of a Python that had just started ({bytes, version}), from an earlier visit or
+    // made by this page's second worker (the first boots the ordinary way: making a snapshot costs
+    // about a second more): workers restore it instead of starting Python again.
+    this.snapshots = new SnapshotStore(urls.pyodide, pyodideVersion);
+    this.snapshot = this.snapshots.load();
+    this.snapshotAsked = false;
+    this.saving = false; // true while the snapshot is written to (or deleted from) Cache Storage
+    this.boots = []; // how each worker's Python started, in boot order ("restored", ...; null: not yet)
     this.topUp();
   }
 
@@ -67,9 +77,12 @@ export class Runner {
     return this.queue;
   }
 
-  /** True once the next run's interpreter and the spares are booted (for tests and benchmarks). */
+  /**
+   * True once the next run's interpreter and the spares are booted and the snapshot, if one was
+   * made, is saved (for tests and benchmarks).
+   */
   isWarm() {
-    return this.fresh.length > SPARES && this.fresh.every((worker) => worker.isReady);
+    return this.fresh.length > SPARES && this.fresh.every((worker) => worker.isReady) && !this.saving;
   }
 
   enqueue(run) {
@@ -126,11 +139,37 @@ export class Runner {
   boot() {
     clearTimeout(this.spareTimer);
     this.spareTimer = null;
-    const worker = new PythonWorker(this.urls, this.wasmModule, (text) => {
-      if (worker === this.fresh[0] && !this.run?.worker) this.onStatus(text);
-    }, (module) => { this.wasmModule ??= module; });
+    const isFirst = this.boots.length === 0;
+    const index = this.boots.push(null) - 1;
+    const bootWith = this.snapshot.then((snapshot) => {
+      const makeSnapshot = snapshot === null && !isFirst && !this.snapshotAsked;
+      this.snapshotAsked ||= makeSnapshot;
+      return { wasmModule: this.wasmModule, snapshot, makeSnapshot };
+    });
+    const worker = new PythonWorker(this.urls, bootWith, {
+      status: (text) => {
+        if (worker === this.fresh[0] && !this.run?.worker) this.onStatus(text);
+      },
+      booted: (how) => { this.boots[index] = how; },
+      wasmModule: (module) => { this.wasmModule ??= module; },
+      snapshot: (snapshot) => {
+        this.snapshot = Promise.resolve(snapshot);
+        this.keepSaved(this.snapshots.save(snapshot));
+      },
+      snapshotRejected: (error) => {
+        console.warn("The Python snapshot did not boot:", error);
+        this.snapshot = Promise.resolve(null);
+        this.snapshotAsked = true; // a new one would likely fail the same way
+        this.keepSaved(this.snapshots.forget());
+      },
+    });
     worker.ready.then(() => this.topUp(), () => {});
     this.fresh.push(worker);
+  }
+
+  keepSaved(writing) {
+    this.saving = true;
+    writing.finally(() => { this.saving = false; });
   }
 
   discard(worker) {
@@ -361,10 +400,12 @@ function describePlace(where) {
   return `Stopped at line ${where.line} of your code${inFunction}: ${String(where.code)}`;
 }
 
-// A Pyodide worker: boots at once, then does one run. `wasmModule`: Pyodide's compiled
-// WebAssembly module, or null for the worker to compile it and hand it to onWasmModule.
+// A Pyodide worker: boots as soon as `bootWith` resolves, then does one run. bootWith:
+// {wasmModule, snapshot, makeSnapshot}: Pyodide's compiled WebAssembly module (null: the worker
+// compiles it and hands it to on.wasmModule), a snapshot to restore (null: none), and whether to
+// make one (handed to on.snapshot). on: {status, booted, wasmModule, snapshot, snapshotRejected}.
 class PythonWorker {
-  constructor(urls, wasmModule, onStatus, onWasmModule) {
+  constructor(urls, bootWith, on) {
     this.status = "Loading Python…";
     this.isBooting = true;
     this.isReady = false;
@@ -375,7 +416,7 @@ class PythonWorker {
     this.worker = new Worker(urls.worker);
     const setStatus = (text) => {
       this.status = text;
-      onStatus(text);
+      on.status(text);
     };
     this.ready = new Promise((resolve, reject) => {
       const failToLoad = (text) => {
@@ -387,17 +428,24 @@ class PythonWorker {
         if (data.type === "status") {
           setStatus(data.text);
         } else if (data.type === "ready") {
+          if (this.isBooting) on.booted(String(data.boot));
           this.isBooting = false;
           this.isReady = true;
           setStatus("Python ready");
           resolve();
         } else if (data.type === "init-error") {
           failToLoad(data.error);
-        } else if (data.type === "wasm-module") {
-          // Only while booting, before any learner code runs in this worker.
-          if (this.isBooting && data.module instanceof WebAssembly.Module) onWasmModule(data.module);
-        } else {
+        } else if (!this.isBooting) {
           this.onRunMessage(data);
+        // What follows is taken only while booting, before any learner code runs in this worker.
+        } else if (data.type === "wasm-module") {
+          if (data.module instanceof WebAssembly.Module) on.wasmModule(data.module);
+        } else if (data.type === "snapshot") {
+          if (data.bytes instanceof Uint8Array && typeof data.version === "string") {
+            on.snapshot({ bytes: data.bytes, version: data.version });
+          }
+        } else if (data.type === "snapshot-rejected") {
+          on.snapshotRejected(String(data.error));
         }
       };
       this.worker.onerror = (event) => {
@@ -411,8 +459,10 @@ class PythonWorker {
     });
     // Awaited by a run; this only keeps an early failure from being reported as unhandled.
     this.ready.catch(() => {});
-    this.post({ type: "init", pyodideUrl: urls.pyodide, graderFilesUrl: urls.graderFiles,
-      interruptBuffer: this.interruptBuffer, wasmModule });
+    bootWith.then(({ wasmModule, snapshot, makeSnapshot }) => this.post({
+      type: "init", pyodideUrl: urls.pyodide, graderFilesUrl: urls.graderFiles,
+      interruptBuffer: this.interruptBuffer, wasmModule, snapshot, makeSnapshot,
+    }));
   }
 
   post(message) {

@@ -14,6 +14,8 @@
 
 const CACHE_PREFIX = "mlex-";
 const CACHE_NAME = CACHE_PREFIX + BUILD.version;
+// Not a build's cache: the page keeps its Python snapshot there (python-snapshot.js), valid across builds.
+const SNAPSHOT_CACHE = "mlex-python";
 const HASH_HEADER = "X-Mlex-Hash";
 const scope = self.registration.scope;
 const hashes = new Map();
@@ -31,8 +33,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     const names = await caches.keys();
-    await Promise.all(names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME)
-      .map((name) => caches.delete(name)));
+    await Promise.all(names.filter(isOtherBuild).map((name) => caches.delete(name)));
     await self.clients.claim();
   })());
 });
@@ -68,8 +69,12 @@ async function precache() {
 }
 
 async function olderCaches() {
-  const names = (await caches.keys()).filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME);
+  const names = (await caches.keys()).filter(isOtherBuild);
   return Promise.all(names.map((name) => caches.open(name)));
+}
+
+function isOtherBuild(cacheName) {
+  return cacheName.startsWith(CACHE_PREFIX) && cacheName !== CACHE_NAME && cacheName !== SNAPSHOT_CACHE;
 }
 
 async function fromNetwork(request) {

@@ -7,10 +7,12 @@
 //
 // Protocol (see the site contract): page -> worker {type:"init"} then one {type:"grade"} (from
 // test number firstTest on) or {type:"try"}; worker -> page "status", "wasm-module" (when it
-// compiled Pyodide itself), "ready" | "init-error", then "event"s and "report" | "run-error",
-// or "tried" {output, error}, and "stuck" {where} when a KeyboardInterrupt sent through the
-// interrupt buffer reaches Python. The page owns the time limits and gives each run a new
-// worker: it terminates this one.
+// compiled Pyodide itself), "snapshot" {bytes, version} (when asked to make one) or
+// "snapshot-rejected" (when the one it got did not boot), "ready" {boot: how Python started:
+// "restored" | "made-snapshot" | "plain"} | "init-error", then "event"s
+// and "report" | "run-error", or "tried" {output, error}, and "stuck" {where} when a
+// KeyboardInterrupt sent through the interrupt buffer reaches Python. The page owns the time
+// limits and gives each run a new worker: it terminates this one.
 
 const GRADER_DIR = "/home/pyodide/grader-core";
 const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to fds 1/2
@@ -86,8 +88,8 @@ const postToPage = self.postMessage.bind(self);
 // The page sends "grade" only after "ready", once.
 self.onmessage = ({ data }) => {
   if (data.type === "init") {
-    init(data.pyodideUrl, data.graderFilesUrl, data.interruptBuffer, data.wasmModule).then(
-      () => postToPage({ type: "ready" }),
+    init(data).then(
+      (boot) => postToPage({ type: "ready", boot }),
       (err) => postToPage({ type: "init-error", error: String(err?.message ?? err) }),
     );
   } else if (data.type === "grade") {
@@ -97,13 +99,12 @@ self.onmessage = ({ data }) => {
   }
 };
 
-async function init(pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule) {
+async function init({ pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule, snapshot, makeSnapshot }) {
   status("Loading Python…");
   importScripts(new URL("pyodide.js", pyodideUrl).href, new URL("pyodide.asm.js", pyodideUrl).href);
-  shareCompiledWasm(wasmModule);
+  instantiateWasmHere(pyodideUrl, wasmModule);
   const filesRequest = fetch(graderFilesUrl);
-  // `packages` starts numpy's download with the runtime's, instead of after it.
-  const pyodide = await self.loadPyodide({ indexURL: pyodideUrl, packages: ["numpy"] });
+  const { pyodide, boot } = await bootPython(pyodideUrl, snapshot, makeSnapshot);
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   const keepRawOutput = {
     write(bytes) {
@@ -128,34 +129,96 @@ async function init(pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule) {
   pyodide.runPython(GLUE, { globals: namespace });
   runGrade = namespace.get("run");
   runTry = namespace.get("try_calls");
+  withholdStorage();
+  return boot;
+}
+
+// {pyodide, boot}: a booted interpreter with numpy loaded, and how it started. `snapshot`
+// ({bytes, version}, or null) is the memory of an interpreter that had just booted, made by an
+// earlier worker: restoring it skips Python's own start-up (most of a boot). With `makeSnapshot`, this worker boots the ordinary way and sends the
+// page such a snapshot, taken before anything else runs in it. The snapshot API is private in
+// Pyodide 0.27 (checked against this version); a snapshot that does not boot is reported and this
+// worker boots the ordinary way.
+async function bootPython(pyodideUrl, snapshot, makeSnapshot) {
+  if (snapshot) {
+    try {
+      const pyodide = await loadPython({
+        indexURL: pyodideUrl, _loadSnapshot: snapshot.bytes, packages: ["numpy"],
+      });
+      if (pyodide.version !== snapshot.version) throw new Error(`made by Pyodide ${snapshot.version}`);
+      reseedRandom(pyodide);
+      return { pyodide, boot: "restored" };
+    } catch (err) {
+      postToPage({ type: "snapshot-rejected", error: String(err?.message ?? err) });
+    }
+  }
+  if (makeSnapshot) {
+    const pyodide = await loadPython({ indexURL: pyodideUrl, _makeSnapshot: true });
+    try {
+      const bytes = pyodide.makeMemorySnapshot();
+      postToPage({ type: "snapshot", bytes, version: pyodide.version }, [bytes.buffer]);
+    } catch (err) {
+      console.warn("No Python snapshot:", err);
+    }
+    await pyodide.loadPackage("numpy");
+    return { pyodide, boot: "made-snapshot" };
+  }
+  // `packages` starts numpy's download with the runtime's, instead of after it.
+  return { pyodide: await loadPython({ indexURL: pyodideUrl, packages: ["numpy"] }), boot: "plain" };
+}
+
+// Python's start-up imports `random`, seeded then: interpreters restored from one snapshot would
+// all draw the same numbers. Each draws its own, as a freshly started Python does.
+function reseedRandom(pyodide) {
+  pyodide.runPython("import random; random.seed()");
+}
+
+// The learner's code runs in this worker and can reach its globals: without these it cannot write
+// to the site's caches and stored data (the offline copy of the site, the Python snapshot), which
+// would outlive its run. Nothing the grading needs uses them once Python is up.
+function withholdStorage() {
+  for (const name of ["caches", "indexedDB", "Worker", "SharedWorker"]) {
+    for (let target = self; target !== null; target = Object.getPrototypeOf(target)) {
+      if (Object.prototype.hasOwnProperty.call(target, name)) delete target[name];
+    }
+  }
 }
 
 // Pyodide 0.27's loadPyodide() compiles pyodide.asm.wasm in every worker and has no option to
-// pass a compiled module; its Emscripten settings do (instantiateWasm). So the factory that
-// pyodide.asm.js defines is wrapped: with `wasmModule` (compiled by an earlier worker of the
-// page) it is instantiated, which skips the compilation; without, the module Pyodide compiles
-// is sent to the page for the next workers. Checked against this version (see runner.js).
-function shareCompiledWasm(wasmModule) {
+// pass a compiled module; when instantiating fails (e.g. a snapshot whose memory is too small) it
+// logs a warning and never settles. Its Emscripten settings take an instantiateWasm hook, so the
+// factory pyodide.asm.js defines is wrapped, and this worker instantiates the module itself: the
+// one an earlier worker of the page compiled (`wasmModule`), which skips the compilation, or one it
+// compiles and sends to the page for the next workers. A failure rejects the boot in progress
+// (see loadPython). Checked against this version (see runner.js).
+let failBoot = () => {};
+
+function instantiateWasmHere(pyodideUrl, wasmModule) {
   const createModule = self._createPyodideModule;
   if (typeof createModule !== "function") return; // another Pyodide: boot as it does by default
   self._createPyodideModule = (settings) => {
-    const compileAndInstantiate = settings.instantiateWasm;
-    if (typeof compileAndInstantiate !== "function") return createModule(settings);
+    if (typeof settings.instantiateWasm !== "function") return createModule(settings);
     settings.instantiateWasm = (imports, receive) => {
-      if (wasmModule) {
-        WebAssembly.instantiate(wasmModule, imports).then(
-          (instance) => receive(instance, wasmModule),
-          () => compileAndInstantiate(imports, receive),
-        );
-        return {};
-      }
-      return compileAndInstantiate(imports, (instance, module) => {
-        postToPage({ type: "wasm-module", module });
-        receive(instance, module);
-      });
+      const compile = () => WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", pyodideUrl)))
+        .then((module) => {
+          postToPage({ type: "wasm-module", module });
+          wasmModule = module;
+          return WebAssembly.instantiate(module, imports);
+        });
+      const instance = wasmModule ? WebAssembly.instantiate(wasmModule, imports).catch(compile) : compile();
+      instance.then((created) => receive(created, wasmModule), (err) => failBoot(err));
+      return {};
     };
     return createModule(settings);
   };
+}
+
+// loadPyodide(options), rejected also when instantiating the WebAssembly module fails.
+function loadPython(options) {
+  return new Promise((resolve, reject) => {
+    failBoot = reject;
+    self.loadPyodide(options).then(resolve, reject);
+  });
 }
 
 function gradeRun({ runId, spec, source, firstTest = 0 }) {

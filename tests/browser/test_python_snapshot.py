@@ -1,0 +1,90 @@
+"""The memory snapshot of a freshly started Python (site/js/python-snapshot.js, worker.js).
+
+The page's second worker makes one; later workers, and the first worker of a later visit, restore it
+instead of starting Python again. A restored interpreter must grade like one started the ordinary way,
+draw its own random numbers, and a snapshot that does not boot must cost nothing but time.
+"""
+
+from conftest import PYTHON_READY_MS, wait_until_ready
+from page_helpers import EXERCISES, SOLUTION, grade_in_page
+
+SNAPSHOT_KEY_JS = "new URL('python-snapshot-' + document.body.dataset.pyodideVersion + '.bin', " \
+                  "new URL(document.body.dataset.pyodideUrl, location.href)).href"
+WRONG = (EXERCISES / "sinusoidal_pe" / "mutants" / "swapped_sin_cos.py").read_text()
+PRINTS_A_RANDOM_NUMBER = SOLUTION + "\nimport random\nprint(random.random())\n"
+
+
+def wait_until_warm(page):
+    page.wait_for_function("window.runner.isWarm()", timeout=PYTHON_READY_MS)
+
+
+def boots(page):
+    return page.evaluate("window.runner.boots")
+
+
+def saved_snapshot_size(page):
+    return page.evaluate(f"""async () => {{
+        const response = await (await caches.open('mlex-python')).match({SNAPSHOT_KEY_JS});
+        return response ? (await response.arrayBuffer()).byteLength : null;
+    }}""")
+
+
+def test_workers_after_the_second_restore_the_snapshot_and_grade_the_same(open_exercise):
+    page = open_exercise()
+    wrong_first = grade_in_page(page, WRONG)
+    wait_until_warm(page)
+    assert boots(page)[:2] == ["plain", "made-snapshot"]
+    assert saved_snapshot_size(page) > 1_000_000
+    reports = [grade_in_page(page, source) for source in (SOLUTION, WRONG, PRINTS_A_RANDOM_NUMBER,
+                                                           PRINTS_A_RANDOM_NUMBER)]
+    wait_until_warm(page)
+    assert set(boots(page)[2:]) == {"restored"}
+    assert reports[0]["passed"]
+    assert [t["status"] for t in reports[1]["tests"]] == [t["status"] for t in wrong_first["tests"]]
+    assert [t["message"] for t in reports[1]["tests"]] == [t["message"] for t in wrong_first["tests"]]
+    # Two restored interpreters do not share the random state Python's start-up seeded.
+    printed = [report["stdout"] for report in reports[2:]]
+    assert all(report["passed"] for report in reports[2:]) and printed[0] != printed[1], printed
+
+
+def test_a_later_visit_starts_from_the_saved_snapshot(open_exercise, page):
+    open_exercise()
+    grade_in_page(page, SOLUTION)
+    wait_until_warm(page)
+    page.reload()
+    wait_until_ready(page)
+    assert boots(page)[0] == "restored"
+    assert grade_in_page(page, SOLUTION)["passed"]
+
+
+def test_a_snapshot_that_does_not_boot_is_deleted_and_costs_no_verdict(open_exercise, page):
+    open_exercise()
+    page.evaluate(f"""async () => {{
+        const bytes = new Uint8Array(1 << 20).fill(7);
+        const headers = {{'X-Pyodide-Version': document.body.dataset.pyodideVersion}};
+        await (await caches.open('mlex-python')).put({SNAPSHOT_KEY_JS}, new Response(bytes, {{headers}}));
+    }}""")
+    page.reload()
+    wait_until_ready(page)
+    wait_until_warm(page)
+    assert boots(page)[0] == "plain", "the worker that got the broken snapshot started Python the ordinary way"
+    assert saved_snapshot_size(page) is None, "the broken snapshot is deleted"
+    assert grade_in_page(page, SOLUTION)["passed"]
+    assert not grade_in_page(page, WRONG)["passed"]
+
+
+def test_the_learners_code_cannot_reach_the_sites_storage(open_exercise, page):
+    open_exercise()
+    grade_in_page(page, SOLUTION)
+    wait_until_warm(page)
+    size = saved_snapshot_size(page)
+    reaches = """import js
+
+
+def sinusoidal_pe(T, C):
+    found = [name for name in ("caches", "indexedDB", "Worker", "SharedWorker") if hasattr(js, name)]
+    raise RuntimeError(f"reachable: {found}")
+"""
+    report = grade_in_page(page, reaches)
+    assert "reachable: []" in report["tests"][0]["message"], report["tests"][0]
+    assert saved_snapshot_size(page) == size
