@@ -18,6 +18,7 @@ import pytest
 
 from grader.core.engine import GradingSpec, load_tests
 from grader.exercise import load_all, load_exercise
+from grader.pyodide.dist import PYODIDE_VERSION
 from markup.markdown import render_markdown
 from sitebuild.render import starter_json, track_title
 from sitebuild.serve import make_server
@@ -122,7 +123,7 @@ def test_exercise_page_follows_the_contract(site, exercises):
         page = page_of(site, exercise.id)
         body = re.search(r"<body ([^>]*)>", page).group(1)
         assert re.fullmatch(
-            rf'data-root="\.\./\.\./" data-pyodide-url="{re.escape(CDN)}" '
+            rf'data-root="\.\./\.\./" data-pyodide-url="{re.escape(CDN)}" data-pyodide-version="{PYODIDE_VERSION}" '
             r'data-worker-url="\.\./\.\./assets/worker\.js\?v=[0-9a-f]{16}" '
             r'data-grader-files-url="\.\./\.\./assets/grader-core\.json\?v=[0-9a-f]{16}" '
             rf'data-exercise-id="{exercise.id}" data-time-limit="{exercise.time_limit}" '

@@ -3,11 +3,17 @@
 The site is built once per session with self-hosted Pyodide. Nothing outside
 127.0.0.1 is reachable here, and the site must not need it: every other request
 the page attempts is blocked and fails the test.
+
+Each context starts as a returning learner's browser: it holds the Python snapshot
+that a first visit saves (made once per session, by the site itself), so its
+workers restore Python instead of starting it (about half a boot each). A test
+marked `cold_start` gets a context that has never seen the site.
 """
 
 import subprocess
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -23,6 +29,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic"]
 PYTHON_READY_MS = 90_000  # loading Pyodide + numpy takes a few seconds; much more on a busy machine
+SNAPSHOT_CACHE, SNAPSHOT_VERSION_HEADER = "mlex-python", "X-Pyodide-Version"  # as site/js/python-snapshot.js
 
 
 @pytest.fixture(scope="session")
@@ -64,9 +71,65 @@ def browser():
         browser.close()
 
 
+@dataclass
+class Snapshot:
+    key: str  # the cache entry's path on the site's origin
+    version: str
+    path: str  # where the site's server serves its bytes
+
+
+@pytest.fixture(scope="session")
+def python_snapshot(browser, base_url, site_dir):
+    """The snapshot a first visit to the site saves, as the page saved it; served by the site's server
+    outside the site's own paths (passing 20 MB through Playwright for every test would take seconds)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{base_url}/index.html")
+    page.wait_for_function("window.runner?.isWarm()", timeout=PYTHON_READY_MS)
+    uploaded = []
+
+    def take(route):
+        uploaded.append(route.request.post_data_buffer)
+        route.fulfill(status=204)
+
+    page.route(f"{base_url}/__snapshot", take)
+    saved = page.evaluate(f"""async () => {{
+        const cache = await caches.open("{SNAPSHOT_CACHE}");
+        const [request] = await cache.keys();
+        const response = await cache.match(request);
+        await fetch("/__snapshot", {{method: "POST", body: await response.arrayBuffer()}});
+        return {{url: request.url, version: response.headers.get("{SNAPSHOT_VERSION_HEADER}")}};
+    }}""")
+    context.close()
+    served = site_dir / "__tests__" / "python-snapshot.bin"
+    served.parent.mkdir()
+    served.write_bytes(uploaded[0])
+    return Snapshot(urlsplit(saved["url"]).path, saved["version"], "/__tests__/python-snapshot.bin")
+
+
+def seed_snapshot(context, origin, snapshot):
+    """Puts `snapshot` where the site at `origin` keeps it, as a visit there would have."""
+    seed_page = f"{origin}/__tests__/seed.html"
+    context.route(seed_page, lambda route: route.fulfill(body="<!doctype html>", content_type="text/html"))
+    page = context.new_page()
+    page.goto(seed_page)
+    page.evaluate(f"""async () => {{
+        const response = await fetch("{snapshot.path}");
+        const headers = {{"{SNAPSHOT_VERSION_HEADER}": "{snapshot.version}"}};
+        const cache = await caches.open("{SNAPSHOT_CACHE}");
+        await cache.put("{snapshot.key}", new Response(await response.arrayBuffer(), {{headers}}));
+    }}""")
+    page.close()
+    context.unroute(seed_page)
+
+
 @pytest.fixture
-def context(browser):
+def context(browser, request):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    if request.node.get_closest_marker("cold_start") is None:
+        for origin in ("base_url", "isolated_base_url"):
+            if origin in request.fixturenames:
+                seed_snapshot(context, request.getfixturevalue(origin), request.getfixturevalue("python_snapshot"))
     outside = []
 
     def only_local(route):

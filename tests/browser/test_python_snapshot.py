@@ -5,6 +5,8 @@ instead of starting Python again. A restored interpreter must grade like one sta
 draw its own random numbers, and a snapshot that does not boot must cost nothing but time.
 """
 
+import pytest
+
 from conftest import PYTHON_READY_MS, wait_until_ready
 from page_helpers import EXERCISES, SOLUTION, grade_in_page
 
@@ -29,6 +31,7 @@ def saved_snapshot_size(page):
     }}""")
 
 
+@pytest.mark.cold_start
 def test_workers_after_the_second_restore_the_snapshot_and_grade_the_same(open_exercise):
     page = open_exercise()
     wrong_first = grade_in_page(page, WRONG)
@@ -47,6 +50,7 @@ def test_workers_after_the_second_restore_the_snapshot_and_grade_the_same(open_e
     assert all(report["passed"] for report in reports[2:]) and printed[0] != printed[1], printed
 
 
+@pytest.mark.cold_start
 def test_a_later_visit_starts_from_the_saved_snapshot(open_exercise, page):
     open_exercise()
     grade_in_page(page, SOLUTION)
