@@ -40,10 +40,10 @@ def wait_for_editor(page):
 
 
 def show_pane(page, pane):
-    """On narrow screens the exercise page is two tabs: show "problem" or "code" (nothing to do when wide)."""
-    tab = page.locator(f"#pane-tab-{pane}")
-    if tab.is_visible():
-        tab.click()
+    """On narrow screens the exercise page is two tabs: show "problem" or "code" (nothing to do when wide).
+    Right after a resize the tabs may not show yet (they follow a media query's change event): the click waits."""
+    if page.evaluate("matchMedia('(max-width: 62rem)').matches"):
+        page.click(f"#pane-tab-{pane}")
 
 
 def set_code(page, source):
