@@ -9,6 +9,7 @@ import numpy as np
 
 from grader.core.comparison import encode_array, encode_comparison
 from grader.core.engine import GradingSpec, grade
+from grader.exercise import load_exercise
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = '''
@@ -78,3 +79,21 @@ def test_cli_json_includes_the_pictures_data_as_ascii_without_nan(tmp_path):
     assert hand_checked["expected"]["values"][0][:2] == [0.0, 1.0]
     long_table = by_name["Larger sequence length still produces a valid table (extrapolation)"]["comparison"]
     assert long_table["got"]["shape"] == [2048, 32] and long_table["got"]["step"] == [32, 1]
+
+
+# Exercises whose results are real 1-D or 2-D arrays: a mutant's failure there comes with pictures.
+# (alibi_bias returns heads x T x T, cross_entropy a number, generate and sample_token token ids;
+# token_embedding's mutants all fail on the shape or an exception, before any values are compared.)
+PICTURED = ["attention", "causal_attention", "gelu", "gpt_logits", "layer_norm", "mlp", "multi_head_attention",
+            "relative_shift", "rope", "sinusoidal_pe", "sinusoidal_pos", "softmax", "transformer_block"]
+
+
+def test_each_array_exercise_draws_some_of_its_mutants_failures():
+    without = []
+    for exercise in (load_exercise(ROOT / "exercises" / name) for name in PICTURED):
+        spec = exercise.grading_spec()
+        pictured = [name for name, source in exercise.mutants.items()
+                    if any("comparison" in test for test in grade(spec, source)["tests"])]
+        if not pictured:
+            without.append(exercise.id)
+    assert without == []

@@ -100,7 +100,7 @@ def _check(gelu, x):
         xi = float(np.asarray(x, dtype=np.float64)[index])
         fail(f"{what}: at x = {xi:.6g} (entry {list(index)}) expected {expected[index] + 0.0:.8g}, "
              f"got {got[index]:.8g} ({wrong} of {error.size} entries differ)"
-             f"{_diagnose(got, x, max(10 * base, 1e-7))}")
+             f"{_diagnose(got, x, max(10 * base, 1e-7))}", got=got, expected=expected)
     return got
 
 

@@ -136,7 +136,7 @@ def _check(layer_norm, x, gamma, beta, eps=None):
         wrong = int((error > tol).sum())
         fail(f"{what}: entry {list(index)} expected {_num(expected[index])}, got {_num(got[index])} "
              f"({wrong} of {error.size} entries differ)"
-             f"{_diagnose(got, x, gamma, beta, e, max(10 * tol, 1e-8))}")
+             f"{_diagnose(got, x, gamma, beta, e, max(10 * tol, 1e-8))}", got=got, expected=expected)
     return got
 
 

@@ -103,7 +103,8 @@ def test_block_diagonal(relative_shift):
         if outside.any():
             r, c = (int(v) for v in np.argwhere(outside)[0])
             fail(f"M[{r}, {c}] for k={k}, C={C}: expected 0 (outside the 2x2 diagonal blocks), "
-                 f"got {_num(M[r, c])} ({int(outside.sum())} such entries are non-zero){_diagnose(M, k, C)}")
+                 f"got {_num(M[r, c])} ({int(outside.sum())} such entries are non-zero){_diagnose(M, k, C)}",
+                 got=M, expected=_matrix(k, C))
 
 
 def test_identity_at_zero(relative_shift):
@@ -114,7 +115,7 @@ def test_identity_at_zero(relative_shift):
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"M[{r}, {c}] for k=0, C={C}: expected {1 if r == c else 0} (shifting by 0 changes nothing), "
-                 f"got {_num(M[r, c])}{_diagnose(M, 0, C)}")
+                 f"got {_num(M[r, c])}{_diagnose(M, 0, C)}", got=M, expected=np.eye(C))
 
 
 def test_hand_checked_entries(relative_shift):
@@ -141,7 +142,7 @@ def test_hand_checked_entries(relative_shift):
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"M[{r}, {c}] for k={k}, C={C}: expected {_num(expected[r, c])}, got {_num(M[r, c])}"
-                 f"{_diagnose(M, k, C)}")
+                 f"{_diagnose(M, k, C)}", got=M, expected=expected)
 
 
 def test_shifts_encodings(relative_shift):

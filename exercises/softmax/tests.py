@@ -120,18 +120,18 @@ def _check(softmax, x, axis=None):
     if bad.any():
         index = tuple(int(k) for k in np.argwhere(bad)[0])
         fail(f"{what}: entry {list(index)} is {got[index]} ({int(bad.sum())} of {got.size} entries are NaN or "
-             f"inf), expected {_num(expected[index])}{_diagnose(got, x, ax)}")
+             f"inf), expected {_num(expected[index])}{_diagnose(got, x, ax)}", got=got, expected=expected)
     sums = got.sum(axis=ax)
     if np.abs(sums - 1.0).max() > tol * x.shape[ax] + 1e-9:
         index = tuple(int(k) for k in np.unravel_index(int(np.argmax(np.abs(sums - 1.0))), sums.shape))
         fail(f"{what}: every slice along axis {ax}{' (the last axis)' if axis is None else ''} should sum to 1, but slice {list(index)} sums to "
-             f"{_num(sums[index])}{_diagnose(got, x, ax)}")
+             f"{_num(sums[index])}{_diagnose(got, x, ax)}", got=got, expected=expected)
     error = np.abs(got - expected)
     if error.max() > tol:
         index = tuple(int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > tol).sum())
         fail(f"{what}: entry {list(index)} expected {_num(expected[index])}, got {_num(got[index])} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, x, ax)}")
+             f"({wrong} of {error.size} entries differ){_diagnose(got, x, ax)}", got=got, expected=expected)
     return got
 
 

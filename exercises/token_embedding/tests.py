@@ -100,7 +100,8 @@ def _check(token_embedding, ids, W_E):
         wrong = int((error > tol).sum())
         fail(f"{call}, entry {where}: expected W_E[{token}, {index[-1]}] = {_num(expected[index])} "
              f"(id {token} at position {list(index[:-1])}), got {_num(got[index])} "
-             f"({wrong} of {error.size} entries differ){_value_hint(got, ids_array, W_E)}")
+             f"({wrong} of {error.size} entries differ){_value_hint(got, ids_array, W_E)}",
+             got=got, expected=expected)
     return got
 
 
