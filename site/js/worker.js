@@ -135,10 +135,10 @@ async function init({ pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule, s
 
 // {pyodide, boot}: a booted interpreter with numpy loaded, and how it started. `snapshot`
 // ({bytes, version}, or null) is the memory of an interpreter that had just booted, made by an
-// earlier worker: restoring it skips Python's own start-up (most of a boot). With `makeSnapshot`, this worker boots the ordinary way and sends the
-// page such a snapshot, taken before anything else runs in it. The snapshot API is private in
-// Pyodide 0.27 (checked against this version); a snapshot that does not boot is reported and this
-// worker boots the ordinary way.
+// earlier worker: restoring it skips Python's own start-up (most of a boot). With `makeSnapshot`,
+// this worker boots the ordinary way and sends the page such a snapshot, taken before anything
+// else runs in it. The snapshot API is private in Pyodide 0.27 (checked against this version); a
+// snapshot that does not boot is reported and this worker boots the ordinary way.
 async function bootPython(pyodideUrl, snapshot, makeSnapshot) {
   if (snapshot) {
     try {
