@@ -135,13 +135,25 @@ export function mountExercise(runner) {
     beginRun(tryButton);
     tryOutput.hidden = false;
     tryOutput.classList.add("stale");
+    tryOutput.setAttribute("aria-busy", "true");
+    let printing = false;
+    const showPrinted = (text) => { // what the code prints, as it runs
+      if (!printing) {
+        printing = true;
+        tryOutput.classList.remove("stale");
+        tryOutput.replaceChildren();
+      }
+      tryOutput.append(text);
+    };
     try {
       const spec = await loadSpec();
-      const { output, error } = await runner.tryCode(view.state.doc.toString(), tryInput.value, timeLimit(spec));
+      const { output, error } = await runner.tryCode(view.state.doc.toString(), tryInput.value, timeLimit(spec),
+        showPrinted);
       showTried(output, error);
     } catch (err) {
       showTried("", err.message);
     } finally {
+      tryOutput.removeAttribute("aria-busy");
       endRun(tryButton);
     }
   }

@@ -59,10 +59,11 @@ export class Runner {
 
   /**
    * Runs `source`, then `calls` (code the learner wrote to try it), on a fresh interpreter
-   * within `seconds`; grades nothing. Resolves to {output, error, interruption}.
+   * within `seconds`; grades nothing. onOutput(text) receives what the code prints as it runs.
+   * Resolves to {output, error, interruption}: output is all it printed, also when it was cut short.
    */
-  tryCode(source, calls, seconds) {
-    return this.enqueue(new TryRun(++this.runCount, { total: seconds, perTest: null }, source, calls));
+  tryCode(source, calls, seconds, onOutput = () => {}) {
+    return this.enqueue(new TryRun(++this.runCount, { total: seconds, perTest: null }, source, calls, onOutput));
   }
 
   /** Ends the run in flight at once, its report saying so; false when no run is in flight. */
@@ -365,10 +366,12 @@ class GradingRun extends Run {
 // "Try your code": the learner's code, then their calls; the outcome is what they printed and
 // the error, if any.
 class TryRun extends Run {
-  constructor(id, limits, source, calls) {
+  constructor(id, limits, source, calls, onOutput) {
     super(id, limits);
     this.source = source;
     this.calls = calls;
+    this.onOutput = onOutput;
+    this.output = ""; // printed so far
   }
 
   message() {
@@ -376,14 +379,20 @@ class TryRun extends Run {
   }
 
   answer(data) {
-    if (data.type === "tried") this.settle({ output: data.output, error: data.error, interruption: null });
+    if (data.type === "output") {
+      const text = String(data.text);
+      this.output += text;
+      this.onOutput(text);
+    } else if (data.type === "tried") {
+      this.settle({ output: this.output + String(data.output), error: data.error, interruption: null });
+    }
   }
 
   finish(interruption, where) {
     let message = interruption[1];
     if (interruption === STOPPED) message = "Stopped: you pressed Stop.";
     else if (interruption[0] === "timeout") message = `Time limit exceeded: your code and calls did not finish within ${this.limits.total} s.`;
-    this.settle({ output: "", error: withPlace(message, where), interruption });
+    this.settle({ output: this.output, error: withPlace(message, where), interruption });
   }
 }
 

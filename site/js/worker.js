@@ -9,10 +9,10 @@
 // test number firstTest on) or {type:"try"}; worker -> page "status", "wasm-module" (when it
 // compiled Pyodide itself), "snapshot" {bytes, version} (when asked to make one) or
 // "snapshot-rejected" (when the one it got did not boot), "ready" {boot: how Python started:
-// "restored" | "made-snapshot" | "plain"} | "init-error", then "event"s
-// and "report" | "run-error", or "tried" {output, error}, and "stuck" {where} when a
-// KeyboardInterrupt sent through the interrupt buffer reaches Python. The page owns the time
-// limits and gives each run a new worker: it terminates this one.
+// "restored" | "made-snapshot" | "plain"} | "init-error", then "event"s and "report" |
+// "run-error", or "output" {text}s then "tried" {output: the rest, error}, and "stuck" {where}
+// when a KeyboardInterrupt sent through the interrupt buffer reaches Python. The page owns the
+// time limits and gives each run a new worker: it terminates this one.
 
 const GRADER_DIR = "/home/pyodide/grader-core";
 const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to fds 1/2
@@ -81,6 +81,7 @@ def run(spec_json, source, post, take_raw_output, post_stuck, first_test):
 let runGrade = null;
 let runTry = null;
 let rawOutput = "";
+let sendOutput = null; // during "try": posts what was printed since it last did
 const decoder = new TextDecoder();
 // Kept from the start: the learner's code can rebind self.postMessage, but not this.
 const postToPage = self.postMessage.bind(self);
@@ -111,6 +112,7 @@ async function init({ pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule, s
       if (rawOutput.length < RAW_OUTPUT_LIMIT) {
         rawOutput = (rawOutput + decoder.decode(bytes, { stream: true })).slice(0, RAW_OUTPUT_LIMIT);
       }
+      sendOutput?.();
       return bytes.length;
     },
   };
@@ -241,13 +243,22 @@ function gradeRun({ runId, spec, source, firstTest = 0 }) {
 function tryRun({ runId, source, calls }) {
   const postStuck = (json) => postToPage({ type: "stuck", runId, where: JSON.parse(json) });
   rawOutput = "";
+  // What the code prints goes to the page as it is written (at most RAW_OUTPUT_LIMIT in all), so a
+  // run that is then stopped or times out still shows it.
+  let sent = 0;
+  sendOutput = () => {
+    if (rawOutput.length === sent) return;
+    postToPage({ type: "output", runId, text: rawOutput.slice(sent) });
+    sent = rawOutput.length;
+  };
   let error;
   try {
     error = runTry(source, calls, postStuck) ?? null;
   } catch (err) {
     error = describeFailure(err);
   }
-  postToPage({ type: "tried", runId, output: takeRawOutput(), error });
+  sendOutput = null;
+  postToPage({ type: "tried", runId, output: takeRawOutput().slice(sent), error });
 }
 
 function takeRawOutput() {

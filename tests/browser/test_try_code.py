@@ -16,7 +16,7 @@ def tried(page, press="Control+Enter"):
         page.focus("#try-input")
         page.keyboard.press(press)
     page.wait_for_function("""() => !document.getElementById('try-output').hidden
-        && !document.getElementById('try-output').classList.contains('stale')""", timeout=RUN_MS)
+        && !document.getElementById('try-output').hasAttribute('aria-busy')""", timeout=RUN_MS)
     return page.locator("#try-output").inner_text()
 
 
@@ -46,8 +46,10 @@ def test_try_runs_calls_against_the_code_without_grading_and_keeps_them(open_exe
 
     box.fill("print('looping')\nwhile True:\n    pass\n")
     page.click("#try-button")
+    expect(page.locator("#try-output")).to_have_text("looping\n", timeout=RUN_MS)  # shown while it runs
+    assert page.locator("#try-output").get_attribute("aria-busy") == "true"
     page.locator("#stop-button").click()
-    expect(page.locator("#try-output")).to_have_text("Stopped: you pressed Stop.", timeout=RUN_MS)
+    expect(page.locator("#try-output")).to_have_text("looping\nStopped: you pressed Stop.", timeout=RUN_MS)
     assert page.locator("#try-button").is_enabled()
 
     # Saved per exercise: another exercise has its own box; coming back (and reloading) restores this one.
