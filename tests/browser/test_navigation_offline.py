@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import PYTHON_READY_MS, ROOT, wait_until_ready
+from conftest import PYTHON_READY_MS, ROOT, SNAPSHOT_CACHE, wait_until_ready
 from page_helpers import EXERCISES, SOLUTION, editor_text, grade_in_page, set_code
 from sitebuild.serve import make_server
 
@@ -135,7 +135,7 @@ def build_version(page, base):
 
 def build_caches(page):
     """The service worker's caches: all but the Python snapshot's, which outlives builds."""
-    return [name for name in page.evaluate("caches.keys()") if name != "mlex-python"]
+    return [name for name in page.evaluate("caches.keys()") if name != SNAPSHOT_CACHE]
 
 
 def test_a_new_build_replaces_the_cached_one(context, page, rebuildable_site):

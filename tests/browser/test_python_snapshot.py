@@ -7,7 +7,7 @@ draw its own random numbers, and a snapshot that does not boot must cost nothing
 
 import pytest
 
-from conftest import PYTHON_READY_MS, wait_until_ready
+from conftest import PYTHON_READY_MS, SNAPSHOT_CACHE, SNAPSHOT_VERSION_HEADER, wait_until_ready
 from page_helpers import EXERCISES, SOLUTION, grade_in_page
 
 SNAPSHOT_KEY_JS = "new URL('python-snapshot-' + document.body.dataset.pyodideVersion + '.bin', " \
@@ -26,7 +26,7 @@ def boots(page):
 
 def saved_snapshot_size(page):
     return page.evaluate(f"""async () => {{
-        const response = await (await caches.open('mlex-python')).match({SNAPSHOT_KEY_JS});
+        const response = await (await caches.open('{SNAPSHOT_CACHE}')).match({SNAPSHOT_KEY_JS});
         return response ? (await response.arrayBuffer()).byteLength : null;
     }}""")
 
@@ -65,8 +65,8 @@ def test_a_snapshot_that_does_not_boot_is_deleted_and_costs_no_verdict(open_exer
     open_exercise()
     page.evaluate(f"""async () => {{
         const bytes = new Uint8Array(1 << 20).fill(7);
-        const headers = {{'X-Pyodide-Version': document.body.dataset.pyodideVersion}};
-        await (await caches.open('mlex-python')).put({SNAPSHOT_KEY_JS}, new Response(bytes, {{headers}}));
+        const headers = {{'{SNAPSHOT_VERSION_HEADER}': document.body.dataset.pyodideVersion}};
+        await (await caches.open('{SNAPSHOT_CACHE}')).put({SNAPSHOT_KEY_JS}, new Response(bytes, {{headers}}));
     }}""")
     page.reload()
     wait_until_ready(page)
