@@ -131,6 +131,7 @@ def _parser():
     validate.add_argument("--pyodide", action="store_true",
                           help="also grade the reference and the mutants in real Pyodide under Node")
     _add_root_option(validate)
+    _add_sandbox_option(validate)
     validate.set_defaults(command=run_validate)
     return parser
 
@@ -160,6 +161,10 @@ def _add_limit_options(parser):
     parser.add_argument("--memory", type=_memory, metavar="MB", default=DEFAULT_MEMORY_MB,
                         help=f"memory the submission may use, in MB (default: {DEFAULT_MEMORY_MB}; "
                              f"{MEMORY_RANGE_MB[0]} to {MEMORY_RANGE_MB[1]})")
+    _add_sandbox_option(parser)
+
+
+def _add_sandbox_option(parser):
     parser.add_argument("--sandbox", choices=MODES, default="auto",
                         help="run learner code under bubblewrap (bwrap), without a sandbox (none: rlimits only), "
                              "or bubblewrap when it works (auto, the default; warns when it does not)")
@@ -372,7 +377,7 @@ def run_validate(args):
     valid = 0
     for folder in folders:
         try:
-            result = validate_exercise(folder, pyodide_dist=dist)
+            result = validate_exercise(folder, pyodide_dist=dist, sandbox_mode=args.sandbox)
         except MathUnavailable as exc:
             raise UsageError(str(exc)) from None
         print(_with_marks("\n".join(result.lines)) + "\n", flush=True)

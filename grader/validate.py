@@ -89,8 +89,11 @@ class _Run:
         return sum(duration for _, _, _, duration in self.tests) / 1000
 
 
-def validate_exercise(exercise, *, pyodide_dist=None):
-    """Validate an `Exercise` (or the folder of one); also in Pyodide when `pyodide_dist` is given."""
+def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
+    """Validate an `Exercise` (or the folder of one); also in Pyodide when `pyodide_dist` is given.
+
+    Learner code (reference, starter, mutants) runs in the sandbox `sandbox_mode` asks for (see sandbox.py).
+    """
     started = time.perf_counter()
     if not isinstance(exercise, Exercise):
         try:
@@ -105,7 +108,7 @@ def validate_exercise(exercise, *, pyodide_dist=None):
     _check_markdown(exercise, result)
     test_names = _check_tests(exercise, result)
     if test_names is not None:
-        runs = _grade_everything(exercise, test_names)
+        runs = _grade_everything(exercise, test_names, sandbox_mode)
         _check_reference(exercise, runs, result)
         _check_starter(exercise, runs, result)
         _check_mutants(exercise, runs, result)
@@ -209,10 +212,10 @@ def _foreign_imports(tree, tests_path):
     return problems
 
 
-def _grade_everything(exercise, test_names):
+def _grade_everything(exercise, test_names, sandbox_mode):
     """{label: [_Run, ...]}: reference and mutants graded twice (determinism), the starter once."""
     limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
-    grader = Grader(exercise.grading_spec(), limits, shared_sandbox(), test_names)
+    grader = Grader(exercise.grading_spec(), limits, shared_sandbox(sandbox_mode), test_names)
     # The reference runs alone, one run at a time, since its timing feeds the speed check.
     runs = {"reference": [_Run.of(grader.grade(exercise.solution)) for _ in range(2)]}
     jobs = [("starter", exercise.starter)] + [(name, source) for name, source in exercise.mutants.items()

@@ -8,7 +8,10 @@ namespaces; no further user namespace can be made inside, and bubblewrap
 kills it when this process dies.  Run as root, the sandbox's user namespace
 maps a range of unprivileged ids, and each learner runs under one of its own.
 Modes: "bwrap" (required), "none" (rlimits only) and "auto" (bubblewrap when
-it works, otherwise "none" with one warning line).
+it works, otherwise "none" with one warning line).  Without bubblewrap, a
+grader run as root runs learners as `nobody` when that user can read the
+Python installation, and otherwise as root (said in the warning line): a
+Python under a private home folder, such as pyenv's in /root, is the common case.
 """
 
 import ctypes
@@ -53,19 +56,29 @@ class Sandbox:
         self.control = None
         self.generation = 0  # how many times the zygote was started again
         self._process = None
+        self.nobody_cannot_read = None  # without bubblewrap, run as root: the folder that made learners run as root
+        unavailable = None
         if mode in ("auto", "bwrap"):
-            problem = self._start("bwrap")
-            if problem is None:
+            unavailable = self._start("bwrap")
+            if unavailable is None:
                 return
             if mode == "bwrap":
-                raise SandboxError(f"bubblewrap sandbox unavailable: {problem}; {ENABLE_HINT}, "
+                raise SandboxError(f"bubblewrap sandbox unavailable: {unavailable}; {ENABLE_HINT}, "
                                    "or choose --sandbox none")
-            if warn is not None:
-                warn(f"warning: grading WITHOUT a sandbox ({problem}); learner code runs with rlimits only "
-                     f"and could tamper with the grading; {ENABLE_HINT}")
         problem = self._start("none")
         if problem is not None:
             raise SandboxError(f"the grading process could not be started: {problem}")
+        if warn is not None and (unavailable is not None or self.nobody_cannot_read):
+            warn(self._warning(unavailable))
+
+    def _warning(self, unavailable):
+        """The one line saying how learner code runs without the sandbox."""
+        as_root = (f", as root because user nobody cannot read {self.nobody_cannot_read}"
+                   if self.nobody_cannot_read else "")
+        if unavailable is None:
+            return f"warning: without a sandbox (--sandbox none), learner code runs with rlimits only{as_root}"
+        return (f"warning: grading WITHOUT a sandbox ({unavailable}); learner code runs with rlimits only{as_root} "
+                f"and could tamper with the grading; {ENABLE_HINT}")
 
     def _start(self, mode):
         """Start the zygote in `mode`; return None when it is ready, else what went wrong."""
@@ -83,8 +96,12 @@ class Sandbox:
                 return f"cannot make a user namespace ({exc.strerror})"
             passed.append(userns)
         scratch = _scratch_folder() if mode == "bwrap" else "/tmp"
+        if mode == "bwrap":
+            learner_user = "own-uids" if own_uids else "sandbox-uid"
+        else:
+            learner_user = "nobody-if-readable" if os.geteuid() == 0 else "invoking-user"
         command = [_python(), "-E", "-c", _BOOT.format(root=str(PACKAGE_ROOT)), str(theirs.fileno()), mode,
-                   "own-uids" if own_uids else "shared-uid", scratch]
+                   learner_user, scratch]
         if mode == "bwrap":
             command = ["bwrap", *self._bwrap_options(userns if own_uids else None, scratch), "--", *command]
         try:
@@ -100,10 +117,11 @@ class Sandbox:
                 os.close(fd)
         ours.settimeout(STARTUP_TIMEOUT)
         try:
-            greeting = ours.recv(16)
+            greeting = ours.recv(4096)
         except OSError:
             greeting = b""
-        if greeting != b"ready":
+        ready, _, unreadable = greeting.partition(b" as root, nobody cannot read ")
+        if ready != b"ready":
             ours.close()
             _stop(process)
             error = process.stderr.read(4000).decode("utf-8", "replace").strip().splitlines()
@@ -112,6 +130,7 @@ class Sandbox:
         process.stderr.close()  # nothing more to read: the zygote's own output is not needed
         ours.settimeout(None)
         self.mode, self.control, self._process = mode, ours, process
+        self.nobody_cannot_read = os.fsdecode(unreadable) or None
         return None
 
     def _bwrap_options(self, userns, scratch):

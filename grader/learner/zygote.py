@@ -22,7 +22,8 @@ The watcher kills the learner, and with it everything the learner started
 checker closes the status socket; when the learner ends by itself, the
 watcher sends its exit status there.  Without bubblewrap (`--sandbox none`)
 the same happens with a process group instead of namespaces, and only the
-rlimits (and, when run as root, an unprivileged uid) confine the learner.
+rlimits (and, when run as root, the uid of `nobody`, if that user can read
+the Python installation; see sandbox.py) confine the learner.
 """
 
 import ctypes
@@ -58,12 +59,20 @@ def main():
     control = socket.socket(fileno=int(sys.argv[1]))
     sandboxed = sys.argv[2] == "bwrap"
     scratch = sys.argv[4]
-    learner_uids = itertools.cycle(range(FIRST_LEARNER_UID, LAST_LEARNER_UID + 1)) if sys.argv[3] == "own-uids" \
-        else itertools.repeat(None)
+    greeting = b"ready"
+    if sys.argv[3] == "own-uids":
+        learner_uids = itertools.cycle(range(FIRST_LEARNER_UID, LAST_LEARNER_UID + 1))
+    elif sys.argv[3] == "nobody-if-readable":
+        unreadable = _unreadable_by_nobody()
+        learner_uids = itertools.repeat(None if unreadable else NOBODY)
+        if unreadable:
+            greeting += b" as root, nobody cannot read " + os.fsencode(unreadable)
+    else:
+        learner_uids = itertools.repeat(None)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # watchers are reaped by the kernel
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when grading stops
     gc.freeze()  # the garbage collector leaves what is loaded now alone: forks share those pages
-    control.send(b"ready")
+    control.send(greeting)
     while True:
         try:
             data, fds, _, _ = socket.recv_fds(control, 4096, 3)
@@ -151,10 +160,10 @@ def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes
         else:
             os.setsid()
             die_with_parent()
-            if os.geteuid() == 0:
+            if uid is not None:
                 os.setgroups([])
-                os.setgid(NOBODY)
-                os.setuid(NOBODY)
+                os.setgid(uid)
+                os.setuid(uid)
             os.chdir("/")
         os.environ.update(HOME=scratch, TMPDIR=scratch)
         devnull = os.open(os.devnull, os.O_RDONLY)
@@ -175,6 +184,36 @@ def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes
     except BaseException:
         os._exit(70)  # the checker reports that the learner process could not start
     server.main(channel_fd)
+
+
+def _unreadable_by_nobody():
+    """The first folder Python imports from that user nobody cannot list, or None when it can list them all.
+
+    Learners import lazily (the standard library, numpy's submodules), so dropping to nobody where it cannot
+    read them would break honest code; this is checked in a child that becomes nobody.
+    """
+    folders = [p for p in sys.path if os.path.isdir(p)]
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            for folder in folders:
+                try:
+                    os.listdir(folder)
+                except OSError:
+                    os.write(write_end, os.fsencode(folder))
+                    break
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as answer:
+        unreadable = answer.read()
+    os.waitpid(pid, 0)
+    return os.fsdecode(unreadable) or None
 
 
 def _address_space():
