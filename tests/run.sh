@@ -17,8 +17,10 @@ if [ -n "$missing" ]; then
     $SUDO apt-get install -y -qq $missing
 fi
 
+# Independent test modules run side by side (pytest-xdist), a module's tests in one worker so that its
+# module-scoped fixtures are made once; PYTEST_WORKERS overrides the number of workers (default: one per core).
 set +e
-python3 -m pytest "$@"
+python3 -m pytest -n "${PYTEST_WORKERS:-auto}" --dist loadscope "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

@@ -188,5 +188,8 @@ def test_without_bubblewrap_auto_warns_once_and_bwrap_refuses():
 def test_grading_without_a_sandbox_still_grades_apart():
     process, _ = run_cli("check", "sinusoidal_pe", "tests/corpus/sinusoidal_pe/correct_vectorised.py",
                          "--sandbox", "none", "--json")
-    assert process.returncode == 0 and process.stderr == ""
+    assert process.returncode == 0
+    # Silent, but for one line when learners run as root (nobody cannot read the Python installation here).
+    assert process.stderr in ("", ) or (process.stderr.count("\n") == 1
+                                        and "learner code runs with rlimits only, as root" in process.stderr)
     assert json.loads(process.stdout)["passed"] is True

@@ -10,6 +10,7 @@ workers restore Python instead of starting it (about half a boot each). A test
 marked `cold_start` gets a context that has never seen the site.
 """
 
+import json
 import subprocess
 import sys
 import threading
@@ -23,6 +24,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from made_once import made_once  # noqa: E402
 from sitebuild.serve import make_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -34,10 +36,11 @@ SNAPSHOT_CACHE, SNAPSHOT_VERSION_HEADER = "mlex-python", "X-Pyodide-Version"  # 
 
 @pytest.fixture(scope="session")
 def site_dir(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "_site"
-    result = subprocess.run([sys.executable, "build.py", "--out", str(out)], cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, f"python build.py failed:\n{result.stdout}{result.stderr}"
-    return out
+    def build(folder):
+        result = subprocess.run([sys.executable, "build.py", "--out", str(folder / "_site")], cwd=ROOT,
+                                capture_output=True, text=True)
+        assert result.returncode == 0, f"python build.py failed:\n{result.stdout}{result.stderr}"
+    return made_once(tmp_path_factory, "site", build) / "_site"
 
 
 def _serving(server):
@@ -79,9 +82,22 @@ class Snapshot:
 
 
 @pytest.fixture(scope="session")
-def python_snapshot(browser, base_url, site_dir):
+def python_snapshot(browser, base_url, site_dir, tmp_path_factory):
     """The snapshot a first visit to the site saves, as the page saved it; served by the site's server
-    outside the site's own paths (passing 20 MB through Playwright for every test would take seconds)."""
+    outside the site's own paths (passing 20 MB through Playwright for every test would take seconds).
+    Made once per run: xdist workers share the site's folder, so they serve the same file."""
+    served = site_dir / "__tests__" / "python-snapshot.bin"
+
+    def save(folder):
+        saved = _first_visit_snapshot(browser, base_url, served)
+        (folder / "snapshot.json").write_text(json.dumps(saved))
+
+    saved = json.loads((made_once(tmp_path_factory, "python-snapshot", save) / "snapshot.json").read_text())
+    return Snapshot(urlsplit(saved["url"]).path, saved["version"], "/__tests__/python-snapshot.bin")
+
+
+def _first_visit_snapshot(browser, base_url, served):
+    """Visit the site in a new context; write the snapshot it saved to `served`; return its URL and version."""
     context = browser.new_context()
     page = context.new_page()
     page.goto(f"{base_url}/index.html")
@@ -101,10 +117,9 @@ def python_snapshot(browser, base_url, site_dir):
         return {{url: request.url, version: response.headers.get("{SNAPSHOT_VERSION_HEADER}")}};
     }}""")
     context.close()
-    served = site_dir / "__tests__" / "python-snapshot.bin"
-    served.parent.mkdir()
+    served.parent.mkdir(exist_ok=True)
     served.write_bytes(uploaded[0])
-    return Snapshot(urlsplit(saved["url"]).path, saved["version"], "/__tests__/python-snapshot.bin")
+    return saved
 
 
 def seed_snapshot(context, origin, snapshot):
