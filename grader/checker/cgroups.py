@@ -17,12 +17,14 @@ credentials of whoever opened the file, root here, not of the writer).
 """
 
 import errno
+import itertools
 import os
 import signal
 import time
 
 REMOVE_TIMEOUT = 5.0  # seconds to wait for a learner's processes to be gone before giving up on its cgroup
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
+_folder_numbers = itertools.count(1)  # several graders (sandboxes) may live in one process
 
 
 class CgroupsUnavailable(Exception):
@@ -43,7 +45,7 @@ class LearnerCgroups:
             raise CgroupsUnavailable("not run as root")
         mounts = _cgroup_mounts()
         own = _own_cgroups()
-        name = f"grader-{os.getpid()}"
+        name = f"grader-{os.getpid()}-{next(_folder_numbers)}"
         problems = []
         if "unified" in mounts and "" in own:
             parent = mounts["unified"] + own[""]
@@ -82,9 +84,12 @@ class LearnerCgroups:
     def close(self):
         """Remove this grader's folder (its learner cgroups are removed as they end)."""
         for folder in self.folders.values():
-            for entry in os.scandir(folder):
-                if entry.is_dir(follow_symlinks=False):
-                    _remove_folder(entry.path)
+            try:
+                leftovers = [entry.path for entry in os.scandir(folder) if entry.is_dir(follow_symlinks=False)]
+            except FileNotFoundError:
+                continue
+            for path in leftovers:
+                _remove_folder(path)
             _remove_folder(folder)
 
 
