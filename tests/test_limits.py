@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MEMORY_MB = 1024
 # Beyond the learner's budget: the grader's own processes (checker, zygote) and what the other programs of a
 # shared machine do meanwhile.  Without a budget per learner, these learners take about 3 GB.
-MARGIN_MB = 300
+MARGIN_MB = 400
 FALLBACK_TMPFS_MB = 2 * 64  # without a cgroup, /tmp and /dev/shm are 64 MB tmpfs each, beside --memory
 
 ONE_TEST = '''
