@@ -29,7 +29,6 @@ import select
 import socket
 import time
 
-from grader.checker.cgroups import CgroupsUnavailable
 
 from grader.core.checks import fail
 from grader.core.engine import LearnerStopped, learner_exception
@@ -311,7 +310,7 @@ class _LearnerProcess:
         try:
             cgroup = sandbox.cgroups.learner(memory_bytes, PROCESS_LIMIT) if sandbox.cgroups else None
             cgroup_fds = cgroup.open_procs() if cgroup else []
-        except (OSError, CgroupsUnavailable) as exc:
+        except OSError as exc:
             raise LearnerStopped("error", f"The grader could not make a cgroup for your code ({exc}); "
                                           "this is a problem of the grading setup, not of your code.") from None
         channel, their_channel = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
