@@ -14,7 +14,7 @@ from grader.checker.remote import RemoteLearner
 from grader.core.engine import TestsError, one_line, run_tests
 from grader.processes import close_fds_except, die_with_parent
 
-def checker_main(spec, source, limits, control, events_fd, parent_pid):
+def checker_main(spec, source, limits, sandbox, events_fd, parent_pid):
     """Entry point in the forked child; never returns."""
     try:
         die_with_parent()
@@ -22,7 +22,7 @@ def checker_main(spec, source, limits, control, events_fd, parent_pid):
             os._exit(1)  # the parent died before we could ask to die with it
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        close_fds_except({0, 1, 2, events_fd, control.fileno()})
+        close_fds_except({0, 1, 2, events_fd, sandbox.control.fileno()})
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
@@ -31,7 +31,7 @@ def checker_main(spec, source, limits, control, events_fd, parent_pid):
             line = json.dumps(event, ensure_ascii=True, allow_nan=False) + "\n"
             os.write(events_fd, line.encode())
 
-        learner = RemoteLearner(spec.entry, source, control, limits)
+        learner = RemoteLearner(spec.entry, source, sandbox, limits)
         learner.prepare()
         try:
             run_tests(spec, learner, emit)

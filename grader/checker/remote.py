@@ -3,11 +3,17 @@
 `RemoteLearner` asks the sandbox's zygote for a learner process, sends it the
 submission, and turns each call from a test into a message: the arguments go
 as data, the answer comes back as data (or as the learner's exception, which
-is raised here with the same built-in type).  This side owns the clock: every
-exchange has a deadline, also in the middle of a message, and the learner's
-time for loading and for all calls together is capped by the time limit.  A
-learner process that runs out of time, dies or sends anything malformed is
-killed, the test gets its verdict, and the next call starts a fresh process.
+is raised here with the same built-in type).  This side owns the clock: the
+time limits are budgets of CPU time, counted for the learner's processes and
+threads together by their cgroup (grader/checker/cgroups.py), so a busy
+machine does not make a learner late; every exchange also has a generous
+wall-clock backstop (`wall_backstop`), so a learner that sleeps or blocks
+still ends.  Without a cgroup the learner is one process (see
+grader/learner/seccomp.py) and its CPU time is read from /proc.  The
+learner's time for loading and for all calls together is capped by the time
+limit.  A learner process that runs out of time or memory, dies or sends
+anything malformed is killed, the test gets its verdict, and the next call
+starts a fresh process.
 
 What the learner's code prints arrives on a pipe that is drained while
 waiting, so a chatty learner never blocks, and each piece goes to the test
@@ -23,14 +29,22 @@ import select
 import socket
 import time
 
+
 from grader.core.checks import fail
 from grader.core.engine import LearnerStopped, learner_exception
 from grader.core.report import MESSAGE_LIMIT, STDOUT_LIMIT
 from grader.wire import FrameReader, Unencodable, WireError, decode_value, encode_value, frame
 
 DEFAULT_MEMORY_MB = 1024
-FILE_SIZE_LIMIT = 32 * 1024 * 1024   # cap on any file the learner's code writes (its /tmp holds 64 MB)
+FILE_SIZE_LIMIT = 32 * 1024 * 1024   # cap on any file the learner's code writes
+TMPFS_WITHOUT_CGROUP = 64 * 1024 * 1024  # size of its /tmp and of its /dev/shm when no cgroup counts them
+PROCESS_LIMIT = 64              # processes and threads in a learner's cgroup
 CPU_MARGIN = 5                  # seconds of CPU past the time limit before the kernel ends a learner
+BACKSTOP_FACTOR, BACKSTOP_SECONDS = 3, 5.0  # wall-clock time allowed for `s` seconds of CPU: 3 s + 5
+CPU_CHECK_MIN, CPU_CHECK_MAX = 0.01, 0.25  # seconds between two readings of the learner's CPU time and memory
+CPUS = len(os.sched_getaffinity(0))  # the learner's processes cannot use CPU time faster than this
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")   # units of the times in /proc/PID/stat
+PIDFD_MARK = b"P"               # the byte that carries the learner's pidfd, first on its status socket
 EXIT_STATUS_WAIT = 2.0          # how long to wait for the watcher's report on how a learner ended
 SETUP_FAILED_EXIT = 70          # zygote.py's exit code when a learner process could not confine itself
 CHUNK = 1 << 20
@@ -38,19 +52,25 @@ CHUNK = 1 << 20
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    time_limit: float                   # seconds: the learner's code, loading and all calls together
-    memory_mb: int = DEFAULT_MEMORY_MB  # memory a learner process may add to what the zygote uses
-    call_limit: float | None = None     # seconds for any one call (default: what is left of time_limit)
+    time_limit: float                   # CPU seconds: the learner's code, loading and all calls together
+    memory_mb: int = DEFAULT_MEMORY_MB  # memory all of a learner's processes and files may add together
+    call_limit: float | None = None     # CPU seconds for any one call (default: what is left of time_limit)
     importable: frozenset | None = None  # top-level modules the submission may import (default: any)
-    test_limit: float | None = None     # seconds for the calls of any one test, within time_limit
+    test_limit: float | None = None     # CPU seconds for the calls of any one test, within time_limit
+
+
+def wall_backstop(cpu_seconds):
+    """The wall-clock time after which a learner given `cpu_seconds` of CPU time is stopped anyway."""
+    return BACKSTOP_FACTOR * cpu_seconds + BACKSTOP_SECONDS
 
 
 class RemoteLearner:
-    def __init__(self, entry_name, source, control, limits):
-        self.entry_name, self.source, self.control, self.limits = entry_name, source, control, limits
+    def __init__(self, entry_name, source, sandbox, limits):
+        self.entry_name, self.source, self.sandbox, self.limits = entry_name, source, sandbox, limits
         self._process = None
         self._loaded = False
-        self._used = 0.0
+        self._used = 0.0       # CPU seconds
+        self._wall_used = 0.0  # wall-clock seconds, against the backstop for time_limit
         self._test_started_at = 0.0  # self._used when the running test began
         self._send_output = None
         self._printed = 0
@@ -78,7 +98,7 @@ class RemoteLearner:
 
     def out_of_time(self):
         if self._left() <= 0:
-            return f"the time limit of {self.limits.time_limit:g} s for your code was used up by earlier tests."
+            return f"the limit of {self.limits.time_limit:g} s of CPU time for your code was used up by earlier tests."
         return None
 
     def stop(self):
@@ -96,9 +116,11 @@ class RemoteLearner:
         call_limit, test_limit = self.limits.call_limit, self.limits.test_limit
         if test_limit is not None and test_limit - self._used_in_test() < limit:
             limit = test_limit - self._used_in_test()
-            late = f"this test's calls to your function took more than {test_limit:g} s (the limit for one test)"
+            late = (f"this test's calls to your function used more than {test_limit:g} s of CPU time "
+                    "(the limit for one test)")
         if call_limit is not None and call_limit < limit:
-            limit, late = call_limit, f"your function did not return within {call_limit:g} s (the limit for one call)"
+            limit = call_limit
+            late = f"your function did not return within {call_limit:g} s of CPU time (the limit for one call)"
         message, blobs = self._exchange({"call": tree}, blobs, limit, late)
         if set(message) == {"return"}:
             try:
@@ -120,7 +142,7 @@ class RemoteLearner:
         """Ask for a learner process now, so that it starts while the hidden tests load."""
         if self._process is None:
             try:
-                self._process = _LearnerProcess.spawn(self.control, self.limits)
+                self._process = _LearnerProcess.spawn(self.sandbox, self.limits)
             except LearnerStopped:
                 pass  # load() asks again and reports the problem
 
@@ -130,7 +152,7 @@ class RemoteLearner:
         if self._left() <= 0:
             raise LearnerStopped("timeout", f"Not run: {self.out_of_time()}")
         if self._process is None:
-            self._process = _LearnerProcess.spawn(self.control, self.limits)
+            self._process = _LearnerProcess.spawn(self.sandbox, self.limits)
         importable = self.limits.importable
         request = {"load": {"entry": self.entry_name, "source": self.source,
                             "importable": sorted(importable) if importable is not None else None}}
@@ -144,24 +166,37 @@ class RemoteLearner:
         self._loaded = True
 
     def _exchange(self, message, blobs, seconds, late, loading=False):
-        """Send one message and wait for the answer, at most `seconds`; LearnerStopped when it does not come.
+        """Send one message and wait for the answer, at most `seconds` of the learner's CPU time (and the
+        wall-clock backstop); LearnerStopped when it does not come.
 
         `late` says what happened when the time is up.
         """
         process = self._process
         outgoing = memoryview(frame(message, blobs))
         reader = FrameReader()
-        started = time.monotonic()
-        deadline = started + max(seconds, 0.0)
+        seconds = max(seconds, 0.0)
+        started, cpu_started = time.monotonic(), process.cpu_seconds()
+        wall_deadline = started + min(wall_backstop(seconds), wall_backstop(self.limits.time_limit) - self._wall_used)
+        used, next_check = 0.0, started
         try:
             while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                now = time.monotonic()
+                if now >= next_check:
+                    self._check_memory()
+                    # The learner cannot use more than CPUS seconds of CPU per second: no need to look sooner.
+                    used = process.cpu_seconds() - cpu_started
+                    next_check = now + min(max((seconds - used) / CPUS, CPU_CHECK_MIN), CPU_CHECK_MAX)
+                if used >= seconds or now >= wall_deadline:
+                    self._check_memory()
                     self._discard()
                     where = " while loading your code" if loading else ""
-                    raise LearnerStopped("timeout", f"Time limit exceeded{where}: {late}.")
+                    backstop = "" if used >= seconds else (
+                        f" (it used {used:.1f} s of CPU time, but {now - started:.0f} s passed: "
+                        "it was waiting, e.g. sleeping)")
+                    raise LearnerStopped("timeout", f"Time limit exceeded{where}: {late}{backstop}.")
                 watched = [process.channel, process.output] if process.output_open else [process.channel]
-                readable, writable, _ = select.select(watched, [process.channel] if outgoing else [], [], remaining)
+                wait = min(next_check, wall_deadline) - now
+                readable, writable, _ = select.select(watched, [process.channel] if outgoing else [], [], wait)
                 if process.output in readable:
                     self._drain_output()
                 if writable:
@@ -173,6 +208,7 @@ class RemoteLearner:
                         continue
                     if not data:
                         self._drain_output()
+                        self._check_memory()
                         raise LearnerStopped("error", self._describe_end(loading))
                     try:
                         answers = reader.feed(data)
@@ -182,9 +218,19 @@ class RemoteLearner:
                         if len(answers) > 1 or reader.pending or outgoing:
                             self._interfered("it sent more than one answer")
                         self._drain_output()
+                        self._check_memory()
                         return answers[0]
         finally:
-            self._used += time.monotonic() - started
+            self._used += max(used, process.cpu_seconds() - cpu_started)  # the last reading, once it ended
+            self._wall_used += time.monotonic() - started
+
+    def _check_memory(self):
+        """Stop the learner with a clear verdict when the kernel killed one of its processes for memory."""
+        if self._process is not None and self._process.out_of_memory():
+            self._discard()
+            raise LearnerStopped("error", f"Memory limit exceeded: your code used more than {self.limits.memory_mb} MB "
+                                          "(all its processes and its files in /tmp and /dev/shm together), "
+                                          "so it was stopped.")
 
     def _drain_output(self):
         """Forward whatever the learner's code has printed so far (without waiting for more)."""
@@ -231,7 +277,7 @@ class RemoteLearner:
         raise LearnerStopped("error", f"Your code interfered with the grader: {what}.")
 
     def _used_up(self):
-        return (f"your code was still running when its {self.limits.time_limit:g} s "
+        return (f"your code was still running when its {self.limits.time_limit:g} s of CPU time "
                 "(for loading and all tests together) ran out")
 
     def _used_in_test(self):
@@ -248,42 +294,102 @@ class RemoteLearner:
 
 
 class _LearnerProcess:
-    """The checker's ends of one learner process: its channel, its output pipe, its watcher's status socket."""
+    """The checker's ends of one learner process: its channel, its output pipe, its watcher's status socket,
+    and its cgroup (None without one)."""
 
-    def __init__(self, channel, output, status):
-        self.channel, self.output, self.status = channel, output, status
+    def __init__(self, channel, output, status, cgroup):
+        self.channel, self.output, self.status, self.cgroup = channel, output, status, cgroup
         self.output_open = True
+        self._cpu = 0.0          # the last reading of its CPU time
+        self._pidfd = None       # without a cgroup: the learner's pidfd and /proc/PID/stat (see _read_cpu)
+        self._stat_path = None
 
     @classmethod
-    def spawn(cls, control, limits):
+    def spawn(cls, sandbox, limits):
+        memory_bytes = int(limits.memory_mb) * 1024 * 1024
+        try:
+            cgroup = sandbox.cgroups.learner(memory_bytes, PROCESS_LIMIT) if sandbox.cgroups else None
+            cgroup_fds = cgroup.open_procs() if cgroup else []
+        except OSError as exc:
+            raise LearnerStopped("error", f"The grader could not make a cgroup for your code ({exc}); "
+                                          "this is a problem of the grading setup, not of your code.") from None
         channel, their_channel = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         status, their_status = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         output, their_output = os.pipe()
         request = json.dumps({"memory_mb": int(limits.memory_mb),
                               "cpu_seconds": int(limits.time_limit) + 1 + CPU_MARGIN,
-                              "file_bytes": FILE_SIZE_LIMIT}).encode()
+                              "file_bytes": FILE_SIZE_LIMIT,
+                              "tmpfs_bytes": memory_bytes if cgroup else TMPFS_WITHOUT_CGROUP}).encode()
         try:
-            socket.send_fds(control, [request], [their_channel.fileno(), their_output, their_status.fileno()])
+            socket.send_fds(sandbox.control, [request],
+                            [their_channel.fileno(), their_output, their_status.fileno(), *cgroup_fds])
         except OSError as exc:
             for end in (channel, status):
                 end.close()
             os.close(output)
+            if cgroup:
+                cgroup.remove()
             raise LearnerStopped("error", f"The sandbox that runs your code has stopped ({exc.strerror}); "
                                           "this is a problem of the grading setup, not of your code.") from None
         finally:
             their_channel.close()
             their_status.close()
             os.close(their_output)
+            for fd in cgroup_fds:
+                os.close(fd)
         channel.setblocking(False)
         os.set_blocking(output, False)
-        return cls(channel, output, status)
+        return cls(channel, output, status, cgroup)
+
+    def cpu_seconds(self):
+        """CPU time the learner has used so far (all its processes and threads); after close, the last reading."""
+        if self.status is not None:
+            try:
+                self._cpu = max(self._cpu, self._read_cpu())
+            except (OSError, ValueError):
+                pass  # it has ended: its last reading stands
+        return self._cpu
+
+    def _read_cpu(self):
+        """Without a cgroup the learner is one process (grader/learner/seccomp.py): its /proc/PID/stat has it all."""
+        if self.cgroup is not None:
+            return self.cgroup.cpu_seconds()
+        if self._stat_path is None:
+            self._stat_path = ""  # asked once
+            self._receive_pidfd()
+        if not self._stat_path:
+            raise ProcessLookupError("the learner's PID is not known")
+        with open(self._stat_path) as file:
+            fields = file.read().rpartition(")")[2].split()
+        if select.select([self._pidfd], [], [], 0)[0]:
+            raise ProcessLookupError("the learner has ended: its PID may already be another process's")
+        return sum(int(f) for f in fields[11:15]) / CLOCK_TICKS  # utime, stime, cutime, cstime
+
+    def _receive_pidfd(self):
+        """The learner's pidfd, which its watcher sends first on the status socket."""
+        self.status.settimeout(EXIT_STATUS_WAIT)
+        _, fds, _, _ = socket.recv_fds(self.status, 1, 1)
+        self.status.settimeout(None)
+        if len(fds) != 1:
+            raise ProcessLookupError("the watcher sent no pidfd")
+        self._pidfd = fds[0]
+        with open(f"/proc/self/fdinfo/{self._pidfd}") as info:
+            pid = int(next(line.split()[1] for line in info if line.startswith("Pid:")))
+        if pid <= 0:
+            raise ProcessLookupError("the learner has ended")
+        self._stat_path = f"/proc/{pid}/stat"
+
+    def out_of_memory(self):
+        return self.cgroup is not None and self.cgroup.out_of_memory()
 
     def exit_status(self):
         """How the learner ended, as the watcher reports it ({"exit": n} or {"signal": n}), or None."""
         self.status.settimeout(EXIT_STATUS_WAIT)
         try:
             data = self.status.recv(256)
-            status = json.loads(data)
+            if data == PIDFD_MARK:  # the pidfd the watcher sent first, not read (the kernel closed it)
+                data = self.status.recv(256)
+            status = json.loads(data.removeprefix(PIDFD_MARK))
         except (OSError, ValueError):
             return None
         if type(status) is dict and len(status) == 1 and type(next(iter(status.values()))) is int:
@@ -291,10 +397,16 @@ class _LearnerProcess:
         return None
 
     def close(self):
+        self.cpu_seconds()
         # Closing the status socket tells the watcher to kill the learner and all it started.
         self.status.close()
+        self.status = None
         self.channel.close()
         os.close(self.output)
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+        if self.cgroup is not None:
+            self.cgroup.remove()
 
 
 def _send_some(channel, data):

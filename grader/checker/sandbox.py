@@ -12,6 +12,12 @@ it works, otherwise "none" with one warning line).  Without bubblewrap, a
 grader run as root runs learners as `nobody` when that user can read the
 Python installation, and otherwise as root (said in the warning line): a
 Python under a private home folder, such as pyenv's in /root, is the common case.
+
+In every mode, a grader run as root gives each learner process a cgroup
+(grader/checker/cgroups.py): one memory budget for all it starts and its
+files, and its CPU time counted.  Where it cannot (not root, no usable
+cgroup), each learner is kept to one process (grader/learner/seccomp.py),
+and the warning line says so.
 """
 
 import ctypes
@@ -27,6 +33,7 @@ from pathlib import Path
 
 import numpy
 
+from grader.checker.cgroups import CgroupsUnavailable, LearnerCgroups
 from grader.processes import die_with_parent
 
 MODES = ("auto", "bwrap", "none")
@@ -47,7 +54,8 @@ class SandboxError(Exception):
 class Sandbox:
     """A running zygote and the control socket through which checkers ask it for learner processes."""
 
-    def __init__(self, mode="auto", hide=(), warn=None):
+    def __init__(self, mode="auto", hide=(), warn=None, cgroups=True):
+        """`cgroups=False` confines learners as where no cgroup can be made (see the module's docstring)."""
         if mode not in MODES:
             raise SandboxError(f"unknown sandbox mode {mode!r}: use one of {', '.join(MODES)}")
         self.hide = [Path(p) for p in hide]
@@ -57,28 +65,42 @@ class Sandbox:
         self.generation = 0  # how many times the zygote was started again
         self._process = None
         self.nobody_cannot_read = None  # without bubblewrap, run as root: the folder that made learners run as root
+        self.cgroups, self.no_cgroups = None, None  # LearnerCgroups, or why there are none
         unavailable = None
         if mode in ("auto", "bwrap"):
             unavailable = self._start("bwrap")
-            if unavailable is None:
-                return
-            if mode == "bwrap":
+            if unavailable is not None and mode == "bwrap":
                 raise SandboxError(f"bubblewrap sandbox unavailable: {unavailable}; {ENABLE_HINT}, "
                                    "or choose --sandbox none")
-        problem = self._start("none")
-        if problem is not None:
-            raise SandboxError(f"the grading process could not be started: {problem}")
-        if warn is not None and (unavailable is not None or self.nobody_cannot_read):
+        if self.mode is None:
+            problem = self._start("none")
+            if problem is not None:
+                raise SandboxError(f"the grading process could not be started: {problem}")
+        try:
+            if not cgroups:
+                raise CgroupsUnavailable("not asked for")
+            self.cgroups = LearnerCgroups.create()
+        except (CgroupsUnavailable, OSError) as exc:
+            self.no_cgroups = str(exc)
+        if warn is not None and (self.mode == "none" and (unavailable is not None or self.nobody_cannot_read)
+                                 or self.no_cgroups):
             warn(self._warning(unavailable))
 
     def _warning(self, unavailable):
-        """The one line saying how learner code runs without the sandbox."""
+        """The one line saying how learner code runs without the sandbox, or without a cgroup."""
         as_root = (f", as root because user nobody cannot read {self.nobody_cannot_read}"
                    if self.nobody_cannot_read else "")
-        if unavailable is None:
-            return f"warning: without a sandbox (--sandbox none), learner code runs with rlimits only{as_root}"
-        return (f"warning: grading WITHOUT a sandbox ({unavailable}); learner code runs with rlimits only{as_root} "
-                f"and could tamper with the grading; {ENABLE_HINT}")
+        parts = []
+        if unavailable is not None:
+            parts.append(f"grading WITHOUT a sandbox ({unavailable}); learner code runs with rlimits only{as_root} "
+                         f"and could tamper with the grading; {ENABLE_HINT}")
+        elif self.mode == "none":
+            parts.append(f"without a sandbox (--sandbox none), learner code runs with rlimits only{as_root}")
+        if self.no_cgroups:
+            parts.append(f"no cgroup for learners ({self.no_cgroups}, run as root for one): each learner is kept to "
+                         "one process (no fork, no memfd) whose memory --memory bounds"
+                         + (", plus 64 MB each of /tmp and /dev/shm" if self.mode == "bwrap" else ""))
+        return "warning: " + "; ".join(parts)
 
     def _start(self, mode):
         """Start the zygote in `mode`; return None when it is ready, else what went wrong."""
@@ -171,7 +193,7 @@ class Sandbox:
     def restart(self):
         """Start a fresh zygote, in the mode this one ran in, after it stopped."""
         mode = self.mode
-        self.close()
+        self._stop_zygote()
         self.generation += 1
         problem = self._start(mode)
         if problem is not None:
@@ -181,6 +203,12 @@ class Sandbox:
         return self._process is not None and self._process.poll() is None
 
     def close(self):
+        self._stop_zygote()
+        if self.cgroups is not None:
+            self.cgroups.close()
+            self.cgroups = None
+
+    def _stop_zygote(self):
         if self.control is not None:
             self.control.close()
             self.control = None

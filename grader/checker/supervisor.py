@@ -19,7 +19,7 @@ import sys
 import time
 
 from grader.checker.process import checker_main
-from grader.checker.remote import Limits
+from grader.checker.remote import Limits, wall_backstop
 from grader.checker.sandbox import Sandbox
 from grader.core.engine import TestsError, compile_tests, load_tests, one_line
 from grader.core.report import InvalidEvent, ReportBuilder
@@ -105,7 +105,7 @@ class _CheckerRun:
         gc.freeze()
         pid = os.fork()
         if pid == 0:
-            checker_main(grader.spec, source, grader.limits, grader.sandbox.control, write_end, parent)
+            checker_main(grader.spec, source, grader.limits, grader.sandbox, write_end, parent)
         gc.unfreeze()
         os.close(write_end)
         self.pid, self.fd = pid, read_end
@@ -136,7 +136,7 @@ class _CheckerRun:
             if type(event) is dict and event.get("event") == "start":
                 if event.get("tests") != self.test_names:
                     raise InvalidEvent("the hidden tests changed between loads")
-                self.deadline = time.monotonic() + self.time_limit + CHECKER_GRACE
+                self.deadline = time.monotonic() + wall_backstop(self.time_limit) + CHECKER_GRACE
             self.builder.add(event)
         except (ValueError, RecursionError) as exc:  # InvalidEvent is a ValueError, like JSON errors
             self._stop(f"the checker sent an invalid event ({str(exc)[:200]})")
@@ -151,7 +151,8 @@ class _CheckerRun:
     def report(self):
         interruption = self.interruption
         if interruption is None and not self.finished:
-            interruption = ("timeout", f"Time limit exceeded: the tests did not finish within {self.time_limit:g} s.")
+            interruption = ("timeout", "Time limit exceeded: the tests did not finish within "
+                                       f"{wall_backstop(self.time_limit) + CHECKER_GRACE:g} s.")
         status = self.kill()
         if interruption is None and not self.builder.done:
             interruption = ("error", f"Grading failed: the checker process ended early ({_describe_status(status)}).")

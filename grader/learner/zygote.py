@@ -36,10 +36,12 @@ import select
 import signal
 import socket
 import sys
+import typing
 
 import numpy  # noqa: F401  (imported once here, so that every learner starts with it)
 
 from grader.learner import server
+from grader.learner.seccomp import confine_without_cgroup
 from grader.processes import close_fds_except, die_with_parent
 
 NOBODY = 65534
@@ -48,7 +50,8 @@ CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
 PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
 CAPABILITY_VERSION_3 = 0x20080522
-TMPFS_SIZE = "64m"
+PIDFD_MARK = b"P"                # sent with the learner's pidfd, first on the status socket (see remote.py)
+MAX_CGROUP_FILES = 3             # cgroup.procs files sent with a request (cgroup v1: memory, pids, cpuacct)
 FIRST_LEARNER_UID, LAST_LEARNER_UID = 1000, 65000  # uids the sandbox maps to unprivileged ones (own-uids)
 PROCESS_LIMIT = 64               # processes and threads of one learner (own-uids)
 
@@ -75,14 +78,14 @@ def main():
     control.send(greeting)
     while True:
         try:
-            data, fds, _, _ = socket.recv_fds(control, 4096, 3)
+            data, fds, _, _ = socket.recv_fds(control, 4096, 3 + MAX_CGROUP_FILES)
         except OSError:
             return
         if not data:
             return  # every parent and checker has closed its end
         try:
-            if len(fds) == 3:
-                _spawn(json.loads(data), *fds, control, sandboxed, next(learner_uids), scratch)
+            if len(fds) >= 3:
+                _spawn(json.loads(data), *fds[:3], fds[3:], control, sandboxed, next(learner_uids), scratch)
         except (ValueError, TypeError, OSError):
             pass  # a malformed request: its checker sees the learner's channel close
         finally:
@@ -90,24 +93,23 @@ def main():
                 os.close(fd)
 
 
-def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed, uid, scratch):
-    memory_bytes = int(limits["memory_mb"]) * 1024 * 1024
-    cpu_seconds = int(limits["cpu_seconds"])
-    file_bytes = int(limits["file_bytes"])
+def _spawn(limits, channel_fd, output_fd, status_fd, cgroup_fds, control, sandboxed, uid, scratch):
+    confinement = _Confinement(int(limits["memory_mb"]) * 1024 * 1024, int(limits["cpu_seconds"]),
+                               int(limits["file_bytes"]), int(limits["tmpfs_bytes"]), cgroup_fds)
     if os.fork() != 0:
         return
     try:  # the watcher
         control.detach()
-        close_fds_except({channel_fd, output_fd, status_fd})
+        close_fds_except({channel_fd, output_fd, status_fd, *cgroup_fds})
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         if sandboxed:
             _check(_libc.unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
         learner = os.fork()
         if learner == 0:
             os.close(status_fd)
-            _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed, uid, scratch)
-        os.close(channel_fd)
-        os.close(output_fd)
+            _become_learner(channel_fd, output_fd, confinement, sandboxed, uid, scratch)
+        for fd in (channel_fd, output_fd, *cgroup_fds):
+            os.close(fd)
         _watch(learner, status_fd, sandboxed)
     finally:
         os._exit(0)
@@ -116,6 +118,11 @@ def _spawn(limits, channel_fd, output_fd, status_fd, control, sandboxed, uid, sc
 def _watch(learner, status_fd, sandboxed):
     """Wait until the learner ends or the checker lets go; kill it; report how it ended."""
     pidfd = os.pidfd_open(learner)
+    with socket.socket(fileno=os.dup(status_fd)) as status:
+        try:  # the checker reads the learner's CPU time through it when no cgroup counts it
+            socket.send_fds(status, [PIDFD_MARK], [pidfd])
+        except OSError:
+            pass
     poller = select.poll()
     poller.register(status_fd, select.POLLIN)
     poller.register(pidfd, select.POLLIN)
@@ -145,14 +152,26 @@ def _kill(learner, sandboxed):
         pass
 
 
-def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes, sandboxed, uid, scratch):
+class _Confinement(typing.NamedTuple):
+    memory_bytes: int   # RLIMIT_AS, on top of what the zygote uses
+    cpu_seconds: int    # RLIMIT_CPU of each process
+    file_bytes: int     # RLIMIT_FSIZE
+    tmpfs_bytes: int    # size of the private /tmp (or /scratch) and of /dev/shm
+    cgroup_fds: list    # open cgroup.procs files of the learner's cgroup; none: confine_without_cgroup
+
+
+def _become_learner(channel_fd, output_fd, confinement, sandboxed, uid, scratch):
     try:
+        for fd in confinement.cgroup_fds:  # first: everything from here on is charged to the learner
+            os.write(fd, b"0")
+            os.close(fd)
         address_space = _address_space()
         if sandboxed:
+            tmpfs = f"size={confinement.tmpfs_bytes},mode=1777"
             _mount("none", "/", None, MS_REC | MS_PRIVATE)
-            _mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMPFS_SIZE},mode=1777")
+            _mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, tmpfs)
             if os.path.isdir("/dev/shm"):
-                _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMPFS_SIZE},mode=1777")
+                _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, tmpfs)
             _mount("tmpfs", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=555")
             _drop_capabilities(uid)
             os.chdir(scratch)
@@ -175,12 +194,14 @@ def _become_learner(channel_fd, output_fd, memory_bytes, cpu_seconds, file_bytes
             signal.signal(getattr(signal, name), signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing past the cap fails with EFBIG instead
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (confinement.file_bytes, confinement.file_bytes))
+        resource.setrlimit(resource.RLIMIT_CPU, (confinement.cpu_seconds, confinement.cpu_seconds + 1))
         if sandboxed or os.geteuid() == NOBODY:  # counted per learner under its own uid, else shared
             resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
-        address_space += memory_bytes
+        address_space += confinement.memory_bytes
         resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+        if not confinement.cgroup_fds:
+            confine_without_cgroup()
     except BaseException:
         os._exit(70)  # the checker reports that the learner process could not start
     server.main(channel_fd)
