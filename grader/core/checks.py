@@ -42,31 +42,26 @@ def precision_of(*inputs):
     """The precision a call with these inputs (the test's own arguments, never the result) calls for.
 
     It is the least precise numpy floating-point dtype among the inputs (arrays and scalars, also
-    inside lists, tuples and dicts): a correct solution may compute in it.  Python floats are
-    float64 but, as in numpy, do not lower an array's precision.  Inputs with no floating-point
-    value (integers, ids, generators) call for float64, numpy's default.
+    inside lists, tuples and dicts): a correct solution may compute in it.  Python numbers do not
+    count (as in numpy, a Python float does not change an array's precision); inputs with no numpy
+    float at all (sizes, ids, generators) call for float64, numpy's default.
     """
-    dtypes = set()
-    _collect_float_dtypes(inputs, dtypes)
-    arrays = dtypes - {"python float"}
-    if not arrays:
-        return Precision(np.float64, "the inputs are float64" if dtypes else "this test expects float64")
-    lowest = min(arrays, key=lambda dtype: dtype.itemsize)
-    return Precision(lowest, f"the inputs are {lowest}" if len(arrays) == 1 else f"the least precise input is {lowest}")
+    dtypes = set(_float_dtypes(inputs))
+    if not dtypes:
+        return Precision(np.float64, "this test expects float64")
+    lowest = min(dtypes, key=lambda dtype: dtype.itemsize)
+    return Precision(lowest, f"the inputs are {lowest}" if len(dtypes) == 1 else f"the least precise input is {lowest}")
 
 
-def _collect_float_dtypes(value, dtypes):
+def _float_dtypes(value):
     if isinstance(value, (list, tuple)):
         for item in value:
-            _collect_float_dtypes(item, dtypes)
+            yield from _float_dtypes(item)
     elif isinstance(value, dict):
         for item in value.values():
-            _collect_float_dtypes(item, dtypes)
-    elif isinstance(value, (np.ndarray, np.generic)):
-        if np.issubdtype(value.dtype, np.floating):
-            dtypes.add(value.dtype)
-    elif isinstance(value, float):
-        dtypes.add("python float")
+            yield from _float_dtypes(item)
+    elif isinstance(value, (np.ndarray, np.generic)) and np.issubdtype(value.dtype, np.floating):
+        yield value.dtype
 
 
 class Precision:
