@@ -255,8 +255,9 @@ def _close_far_from_zero(result, expected, precision, what):
     tol = base * max(1.0, float(np.abs(expected).max()))
     if base > 1e-9:  # in float32 the rounding of x itself (|x| * 6e-8) is amplified by 1 / std
         tol *= _OFFSET / (_SPREAD / 4)
+    got = as_array(result, precision, what=what)  # a wrong type or dtype is not the one-pass variance
     try:
-        expect_close(as_array(result, precision, what=what), expected, atol=tol, rtol=0.0, what=what)
+        expect_close(got, expected, atol=tol, rtol=0.0, what=what)
     except Failed as exc:
         fail(f"{exc} (adding a constant to a whole vector does not change its layer norm; with values near "
              f"100000, a variance computed as mean(x**2) - mean(x)**2 loses its digits to rounding: average "
