@@ -150,7 +150,7 @@ In the second row $e^0 = 1$ and $e^{\ln 3} = 3$, so the probabilities are $1/4$ 
 
 - $1 \le N, C \le 100$
 - $|x_{ij}| \le 1000$: a plain `np.exp(x)` overflows to `inf`.
-- Values are compared with a small tolerance; a `float32` result is accepted too.
+- Values are compared with a small tolerance, at the precision of `x`: `float64` scores call for a `float64` result.
 
 ## Notes
 
@@ -187,14 +187,15 @@ def @ENTRY@(x):
 
 Expected values come from math.exp in plain Python, independently of
 solution.py.  The learner's result goes through as_array before anything
-looks at it, and messages say what was expected and what came back.
+looks at it, at the precision the inputs call for (precision_of), and
+messages say what was expected and what came back.
 """
 
 import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_close, fail, tolerance_for
+from grader.core.checks import as_array, expect_close, fail, precision_of
 
 
 def _softmax_rows(rows):
@@ -211,9 +212,10 @@ def _check(@ENTRY@, rows):
     """Call the learner's function on `rows` and compare its result with the expected softmax."""
     x = np.array(rows, dtype=np.float64)
     what = f"@ENTRY@(x) for x of shape {x.shape}"
+    precision = precision_of(x)
     result = @ENTRY@(x)
-    tol = tolerance_for(result)
-    got = as_array(result, what=what)
+    tol = precision.tolerance()
+    got = as_array(result, precision, what=what)
     expected = np.array(_softmax_rows(rows))
     if got.shape == expected.shape:
         if not np.isfinite(got).all() and np.abs(x).max() > 700:

@@ -15,15 +15,16 @@ from grader.exercise import load_exercise
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = '''
 import numpy as np
-from grader.core.checks import as_array, expect_close, fail
+from grader.core.checks import as_array, expect_close, fail, precision_of
 
 def test_close(double):
     """expect_close passes its arrays"""
-    expect_close(as_array(double(np.arange(6.0).reshape(2, 3))), np.arange(6.0).reshape(2, 3) * 2)
+    x = np.arange(6.0).reshape(2, 3)
+    expect_close(as_array(double(x), precision_of(x)), x * 2)
 
 def test_own_message(double):
     """fail() with arrays"""
-    got = as_array(double(np.arange(3.0)))
+    got = as_array(double(np.arange(3.0)), precision_of(np.arange(3.0)))
     fail("wrong", got=got, expected=np.arange(3.0) * 2)
 
 def test_no_arrays(double):

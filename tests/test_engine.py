@@ -8,23 +8,23 @@ from grader.core.engine import GradingSpec, TestsError as BrokenTests, grade
 
 TESTS = '''
 import numpy as np
-from grader.core.checks import as_array, expect_close
+from grader.core.checks import as_array, expect_close, precision_of
 
 def test_double(double):
     """Doubles a vector"""
     data = np.arange(3.0)
-    out = as_array(double(data))
+    out = as_array(double(data), precision_of(data))
     expect_close(out, [0.0, 2.0, 4.0])
     expect_close(data, [0.0, 1.0, 2.0], what="the test's own input")
 
 def test_allclose_still_real(double):
     """np.allclose is the real one"""
-    out = as_array(double(np.ones(2)))
+    out = as_array(double(np.ones(2)), precision_of(np.ones(2)))
     assert np.allclose(out, [2.0, 2.0]), "expected [2, 2]"
 
 def test_bare_assert(double):
     """Bare assert"""
-    assert as_array(double(np.zeros(1))).shape == (1,)
+    assert as_array(double(np.zeros(1)), precision_of(np.zeros(1))).shape == (1,)
 '''
 SPEC = GradingSpec("double", "double", TESTS)
 

@@ -37,12 +37,13 @@ def statuses(report):
 
 RANDOM_TESTS = '''
     import numpy as np
-    from grader.core.checks import as_array, expect_close
+    from grader.core.checks import as_array, expect_close, precision_of
 
     def test_same_draws(sample):
         """The learner's draws from a generator equal the checker's own"""
         rng = np.random.default_rng(0)
-        got = as_array(sample(np.ones(4) / 4, 6, rng))
+        p = np.ones(4) / 4
+        got = as_array(sample(p, 6, rng), precision_of(p))
         expected = np.random.default_rng(0).choice(4, size=6, p=np.ones(4) / 4).astype(float)
         expect_close(got, expected)
 

@@ -180,8 +180,8 @@ def test_same_name(softmax_rows):
 ''')
     problems = validate_exercise(folder).problems
     assert len(problems) == 2
-    assert "tests.py:53: test_no_docstring has no docstring" in problems[0]
-    assert "tests.py:57: test_same_name has the same name as test_large_scores: 'Large scores do not overflow'" \
+    assert "tests.py:55: test_no_docstring has no docstring" in problems[0]
+    assert "tests.py:59: test_same_name has the same name as test_large_scores: 'Large scores do not overflow'" \
         in problems[1]
 
 
@@ -191,7 +191,7 @@ def test_test_function_defined_twice(folder):
 def test_matches_formula(softmax_rows):
     """Rows sum to 1"""
 ''')
-    assert "softmax_rows/tests.py:53: test_matches_formula is defined twice (lines 43 and 53); the first " \
+    assert "softmax_rows/tests.py:55: test_matches_formula is defined twice (lines 45 and 55); the first " \
            "definition is silently replaced" in single_problem(folder)
 
 
@@ -200,9 +200,9 @@ def test_hidden_tests_import_only_what_the_browser_has(folder):
     edit(folder / "tests.py", "import math\n", "import math\nimport grader.exercise\nfrom grader.checker import remote\n")
     problems = validate_exercise(folder).problems
     assert len(problems) == 2, problems
-    assert "softmax_rows/tests.py:9: imports grader.exercise: hidden tests may import only numpy, the standard " \
+    assert "softmax_rows/tests.py:10: imports grader.exercise: hidden tests may import only numpy, the standard " \
            "library and grader.core" in problems[0]
-    assert "softmax_rows/tests.py:10: imports grader.checker:" in problems[1]
+    assert "softmax_rows/tests.py:11: imports grader.checker:" in problems[1]
 
 
 def test_mutant_without_its_header_comment(folder):

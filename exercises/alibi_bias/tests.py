@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, tolerance_for
+from grader.core.checks import as_array, fail, precision_of
 
 NEG_INF = float("-inf")
 
@@ -140,9 +140,10 @@ def _call(alibi_bias, n_heads, T, *, values=True):
     With `values`, also fail on NaN entries (0 * inf), which no other check would explain.
     """
     what = f"alibi_bias({n_heads}, {T})"
+    precision = precision_of(n_heads, T)
     result = alibi_bias(n_heads, T)
-    tol = tolerance_for(result)
-    got = as_array(result, what=what)
+    tol = precision.tolerance()
+    got = as_array(result, precision, what=what)
     shape = tuple(got.shape)
     if shape != (n_heads, T, T):
         hint = ""

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, tolerance_for
+from grader.core.checks import as_array, fail, precision_of
 
 
 # ---- the formula, in plain Python, with switches that reproduce known mistakes ------------------
@@ -123,25 +123,10 @@ def _shapes(q, k, v):
     return f"q of shape {q.shape}, k of shape {k.shape}, v of shape {v.shape}"
 
 
-def _tolerance(result, *inputs):
-    """Absolute tolerance from the precision of the result and of the inputs.
-
-    A float32 input or result is good to about 1e-7 relative; scores are sums of d
-    products and go through exp, so allow 1e-4 there.  A float64 result gets 1e-6:
-    it may have been computed in float32 and converted back, and every classic
-    mistake is off by far more than that.
-    """
-    tol = tolerance_for(result)
-    if any(x.dtype.itemsize <= 4 for x in inputs):
-        tol = max(tol, 1e-5)
-    if tol > 1e-9:
-        tol = max(tol * 10, 1e-4)
-    return max(tol, 1e-6)
-
-
 def _call(attention, q, k, v, *, batched=False):
     """Call the learner's function; return (float64 copy, tolerance) after checking the shape."""
     what = f"attention(q, k, v) for {_shapes(q, k, v)}"
+    precision = precision_of(q, k, v)
     try:
         result = attention(q, k, v)
     except ValueError as exc:
@@ -154,8 +139,10 @@ def _call(attention, q, k, v, *, batched=False):
                     "(d, Tk), and the weights (Tq, Tk) multiply v of shape (Tk, dv).")
         fail(f"{what}: your function raised an error instead of returning an array of shape "
              f"{q.shape[:-1] + v.shape[-1:]}. {hint}\n{description}")
-    tol = _tolerance(result, q, k, v)
-    got = as_array(result, what=what)
+    # float32 is good to about 1e-7 relative, but scores are sums of products and go through exp;
+    # float64 gets 1e-6, far below what every classic mistake is off by.
+    tol = precision.tolerance(float64=1e-6, float32=1e-4, float16=1e-1)
+    got = as_array(result, precision, what=what)
     shape = tuple(got.shape)
     want = tuple(q.shape[:-1]) + (v.shape[-1],)
     if shape != want:

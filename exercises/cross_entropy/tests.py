@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, type_name
+from grader.core.checks import as_array, fail, precision_of, type_name
 
 
 # ---- the formula, in plain Python ---------------------------------------------------------------
@@ -103,19 +103,10 @@ def _diagnose(got, rows, targets):
 
 # ---- calling the learner's function -------------------------------------------------------------
 
-def _precision(kind):
-    """Relative tolerance for a numpy dtype the computation went through."""
-    itemsize = np.dtype(kind).itemsize
-    if itemsize <= 2:
-        return 1e-2
-    if itemsize <= 4:
-        return 2e-5
-    return 1e-7
-
-
 def _call(cross_entropy, rows, targets, *, dtype=np.float64, as_list=False):
     """Call the learner's function; return (loss as a float, relative tolerance, description)."""
     logits = np.array(rows, dtype=dtype)
+    precision = precision_of(logits)
     T, V = logits.shape
     targets = [int(y) for y in targets]
     arg = targets if as_list else np.array(targets, dtype=np.int64)
@@ -135,7 +126,7 @@ def _call(cross_entropy, rows, targets, *, dtype=np.float64, as_list=False):
         if not np.issubdtype(result_dtype, np.floating):
             hint = " (an int() or integer dtype somewhere?)" if np.issubdtype(result_dtype, np.integer) else ""
             fail(f"{what} should return a floating-point number, got a numpy {result_dtype} value{hint}")
-        value = as_array(array, what=what)
+        value = as_array(array, precision, what=what)
         if value.shape != ():
             hint = ""
             if value.shape == (T,):
@@ -147,16 +138,14 @@ def _call(cross_entropy, rows, targets, *, dtype=np.float64, as_list=False):
             fail(f"{what} should return a single number (a float or a 0-d array), "
                  f"got an array of shape {tuple(value.shape)}{hint}")
         value = float(value)
-        rtol = max(_precision(result_dtype), _precision(dtype))
     elif issubclass(kind, float):
         value = float.__float__(result)
-        rtol = _precision(dtype)
     elif issubclass(kind, int):
         fail(f"{what} should return a floating-point number, got an int")
     else:
         hint = " (return the mean itself, not a container holding it)" if issubclass(kind, (list, tuple)) else ""
         fail(f"{what} should return a single number (a float or a 0-d array), got {type_name(result)}{hint}")
-    return value, rtol, what
+    return value, precision.tolerance(float64=1e-7, float32=2e-5, float16=1e-2), what
 
 
 def _check(cross_entropy, rows, targets, **options):

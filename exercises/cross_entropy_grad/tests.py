@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, fail, tolerance_for
+from grader.core.checks import as_array, expect_finite, fail, precision_of
 from grader.core.random_checks import array, compare_on_random_inputs
 
 
@@ -124,9 +124,10 @@ def _call(cross_entropy_grad, rows, targets, *, dtype=np.float64, as_list=False)
     T, V = logits.shape
     targets = [int(y) for y in targets]
     what = _describe(T, V, targets, as_list, dtype)
+    precision = precision_of(logits)
     result = cross_entropy_grad(logits, targets if as_list else np.array(targets, dtype=np.int64))
-    tol = max(tolerance_for(result), tolerance_for(logits))
-    grad = as_array(result, what=what)
+    tol = precision.tolerance()
+    grad = as_array(result, precision, what=what)
     shape = tuple(grad.shape)
     if shape != (T, V):
         hint = ""

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, tolerance_for
+from grader.core.checks import as_array, fail, precision_of
 
 _C = math.sqrt(2.0 / math.pi)
 
@@ -79,10 +79,9 @@ def _check(gelu, x):
     result = gelu(x)
     if result is None:
         fail(f"{what}: expected an array of shape {x.shape}, got None (did you forget to return the result?)")
-    base = max(tolerance_for(result), tolerance_for(x))
-    if base <= 1e-9:
-        base = 1e-8      # float64: a constant such as 0.79788456 written out to 8 digits is fine
-    got = as_array(result, what=what)
+    precision = precision_of(x)
+    base = precision.tolerance(float64=1e-8)  # float64: a constant such as 0.79788456 written out to 8 digits is fine
+    got = as_array(result, precision, what=what)
     if tuple(got.shape) != tuple(x.shape):
         hint = ""
         if got.size == x.size:
@@ -113,7 +112,7 @@ def test_shape(gelu):
         if result is None:
             fail(f"gelu(x) for x of shape {shape}: expected an array of shape {shape}, got None "
                  f"(did you forget to return the result?)")
-        got = as_array(result, what=f"gelu(x) for x of shape {shape}")
+        got = as_array(result, precision_of(x), what=f"gelu(x) for x of shape {shape}")
         if tuple(got.shape) != shape:
             fail(f"gelu(x) for x of shape {shape}: expected the same shape, got {tuple(got.shape)}")
 
@@ -141,9 +140,10 @@ def test_odd_part_is_x(gelu):
     x = np.array([0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.5])
     what = "gelu(x) - gelu(-x)"
     plus, minus = gelu(x), gelu(-x)
-    tol = max(tolerance_for(plus), tolerance_for(minus), 1e-8) * 10
-    a = as_array(plus, what="gelu(x)")
-    b = as_array(minus, what="gelu(-x)")
+    precision = precision_of(x)
+    tol = precision.tolerance(float64=1e-8) * 10
+    a = as_array(plus, precision, what="gelu(x)")
+    b = as_array(minus, precision, what="gelu(-x)")
     if a.shape != x.shape or b.shape != x.shape:
         fail(f"gelu(x) for x of shape {x.shape}: expected the same shape, got {a.shape} and {b.shape}")
     diff = a - b

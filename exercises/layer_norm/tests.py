@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import Failed, as_array, expect_close, fail, tolerance_for
+from grader.core.checks import Failed, as_array, expect_close, fail, precision_of
 from grader.core.random_checks import array, compare_on_random_inputs
 
 
@@ -100,13 +100,13 @@ def _call(layer_norm, x, gamma, beta, eps=None):
     """Call the learner's function; return (float64 copy, absolute tolerance, description)."""
     what = (f"layer_norm(x, gamma, beta{'' if eps is None else f', eps={eps:g}'}) "
             f"for x of shape {x.shape} ({x.dtype})")
+    # float32 x with float64 gamma calls for float32: the result is float64 but computed partly in float32.
+    precision = precision_of(x, gamma, beta)
     result = layer_norm(x, gamma, beta) if eps is None else layer_norm(x, gamma, beta, eps=eps)
     if result is None:
         fail(f"{what}: expected an array of shape {x.shape}, got None (did you forget to return the result?)")
-    # The precision of the inputs counts as well as the result's: float32 x with float64 gamma gives a
-    # float64 array computed partly in float32.
-    base = max(tolerance_for(result), tolerance_for(x), tolerance_for(gamma), tolerance_for(beta))
-    got = as_array(result, what=what)
+    base = precision.tolerance()
+    got = as_array(result, precision, what=what)
     if tuple(got.shape) != tuple(x.shape):
         hint = ""
         if tuple(got.shape) == tuple(x.shape[:-1]) or tuple(got.shape) == tuple(x.shape[:-1]) + (1,):
@@ -249,14 +249,15 @@ def test_float32_and_offset(layer_norm):
 _OFFSET, _SPREAD = 1e5, 4.0
 
 
-def _close_far_from_zero(result, expected, what):
-    """Compare at the precision of the result, naming the classic cause when it is off."""
-    base = tolerance_for(result)
+def _close_far_from_zero(result, expected, precision, what):
+    """Compare at the precision of the inputs, naming the classic cause when it is off."""
+    base = precision.tolerance()
     tol = base * max(1.0, float(np.abs(expected).max()))
     if base > 1e-9:  # in float32 the rounding of x itself (|x| * 6e-8) is amplified by 1 / std
         tol *= _OFFSET / (_SPREAD / 4)
+    got = as_array(result, precision, what=what)  # a wrong type or dtype is not the one-pass variance
     try:
-        expect_close(as_array(result, what=what), expected, atol=tol, rtol=0.0, what=what)
+        expect_close(got, expected, atol=tol, rtol=0.0, what=what)
     except Failed as exc:
         fail(f"{exc} (adding a constant to a whole vector does not change its layer norm; with values near "
              f"100000, a variance computed as mean(x**2) - mean(x)**2 loses its digits to rounding: average "

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, tolerance_for
+from grader.core.checks import as_array, fail, precision_of
 
 
 # ---- the formula, in plain Python, with switches that reproduce known mistakes ------------------
@@ -167,26 +167,12 @@ def _describe(args):
     return f"multi_head_attention(x, W_q, W_k, W_v, W_o, n_heads={H}) for x of shape {x.shape}"
 
 
-def _tolerance(result, args):
-    """Absolute tolerance from the precision of the result and of the inputs.
-
-    float32 anywhere: 1e-4 (three matrix products of C terms and an exp).  A float64
-    result gets 1e-6: it may have been computed in float32 and converted back, and
-    every classic mistake is off by far more than that.
-    """
-    tol = tolerance_for(result)
-    if any(a.dtype.itemsize <= 4 for a in args[:5]):
-        tol = max(tol, 1e-5)
-    if tol > 1e-9:
-        tol = max(tol * 10, 1e-4)
-    return max(tol, 1e-6)
-
-
 def _call(mha, args):
     """Call the learner's function; return (float64 copy, tolerance) after checking shape and finiteness."""
     x, W_q, W_k, W_v, W_o, H = args
     what = _describe(args)
     T, C = x.shape
+    precision = precision_of(x, W_q, W_k, W_v, W_o)
     try:
         result = mha(x, W_q, W_k, W_v, W_o, H)
     except ValueError as exc:
@@ -195,8 +181,10 @@ def _call(mha, args):
              f"q = x @ W_q has shape (T, C) = {(T, C)}; with D = C // n_heads = {C // H}, split it into "
              f"n_heads arrays of shape (T, D) (or one (n_heads, T, D) array), run causal attention in each, "
              f"and put the heads back side by side into (T, C) before @ W_o.\n{description}")
-    tol = _tolerance(result, args)
-    got = as_array(result, what=what)
+    # float32 is good to about 1e-7 relative, but scores are sums of products and go through exp;
+    # float64 gets 1e-6, far below what every classic mistake is off by.
+    tol = precision.tolerance(float64=1e-6, float32=1e-4, float16=1e-1)
+    got = as_array(result, precision, what=what)
     shape = tuple(got.shape)
     if shape != (T, C):
         D = C // H

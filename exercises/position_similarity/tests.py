@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, fail, tolerance_for
+from grader.core.checks import as_array, expect_finite, fail, precision_of
 
 
 def _frequency(i, C):
@@ -59,10 +59,11 @@ def _num(x):
 
 def _call(position_similarity, T, C):
     """Call the learner's function; return (float64 copy, tolerance) after checking shape and finiteness."""
+    precision = precision_of(T, C)
     result = position_similarity(T, C)
     # Entries are sums of C/2 terms, so rounding errors grow with C.
-    tol = tolerance_for(result) * max(1.0, C / 2)
-    S = as_array(result, what=f"position_similarity({T}, {C})")
+    tol = precision.tolerance() * max(1.0, C / 2)
+    S = as_array(result, precision, what=f"position_similarity({T}, {C})")
     shape = tuple(S.shape)
     if shape != (T, T):
         hint = ""

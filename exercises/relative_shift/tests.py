@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, fail, tolerance_for
+from grader.core.checks import as_array, expect_finite, fail, precision_of
 
 
 def _frequency(i, C):
@@ -75,9 +75,10 @@ def _num(x):
 
 def _call(relative_shift, k, C):
     """Call the learner's function; return (float64 copy, tolerance) after checking the shape."""
+    precision = precision_of(k, C)
     result = relative_shift(k, C)
-    tol = tolerance_for(result)
-    M = as_array(result, what=f"relative_shift({k}, {C})")
+    tol = precision.tolerance()
+    M = as_array(result, precision, what=f"relative_shift({k}, {C})")
     shape = tuple(M.shape)
     if shape != (C, C):
         hint = ""

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, fail, tolerance_for
+from grader.core.checks import as_array, expect_finite, fail, precision_of
 
 
 def _rotated(rows, base=10000.0, *, half=False, block=None, exponent=None, start=0,
@@ -120,13 +120,13 @@ def _call(rope, rows, base=10000.0):
     """Call the learner's function; return (float64 copy, absolute tolerance) after checking the shape."""
     T, d = rows.shape
     what = _describe(rows, base)
+    precision = precision_of(rows)
     result = rope(rows.copy()) if base == 10000.0 else rope(rows.copy(), base=base)
     if issubclass(type(result), np.ndarray) and np.issubdtype(np.asarray(result).dtype, np.complexfloating):
         fail(f"{what} should hold real floating-point numbers, got dtype {np.asarray(result).dtype}; "
              f"if you rotated complex numbers, turn them back into (x[2i], x[2i+1]) columns, e.g. "
              f"np.stack([z.real, z.imag], axis=-1).reshape({T}, {d})")
-    precision = max(tolerance_for(result), tolerance_for(rows))
-    got = as_array(result, what=what)
+    got = as_array(result, precision, what=what)
     shape = tuple(got.shape)
     if shape != (T, d):
         hint = ""
@@ -139,7 +139,7 @@ def _call(rope, rows, base=10000.0):
     # Fair to float32 and to float32 angles (even in a float64 result): an angle t * theta_i
     # in float32 is good to about t * 1e-7 radians, and an output entry is off by that times |x|.
     scale = max(1.0, float(np.abs(rows).max())) * max(1.0, T - 1.0)
-    return got, max(precision, 1e-6) * scale
+    return got, precision.tolerance(float64=1e-6) * scale
 
 
 def _compare(got, rows, base, atol):

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, expect_in_range, fail, tolerance_for
+from grader.core.checks import as_array, expect_finite, expect_in_range, fail, precision_of
 
 
 def _table(T, C, *, start=0, exponent=None, swap=False, stacked=False, degrees=False):
@@ -76,9 +76,10 @@ def _num(x):
 
 def _call(sinusoidal_pe, T, C):
     """Call the learner's function; return (float64 copy, tolerance) after checking the shape."""
+    precision = precision_of(T, C)
     result = sinusoidal_pe(T, C)
-    tol = tolerance_for(result)
-    table = as_array(result, what=f"sinusoidal_pe({T}, {C})")
+    tol = precision.tolerance()
+    table = as_array(result, precision, what=f"sinusoidal_pe({T}, {C})")
     shape = tuple(table.shape)
     if shape != (T, C):
         hint = ""

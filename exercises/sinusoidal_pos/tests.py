@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, fail, tolerance_for
+from grader.core.checks import as_array, expect_finite, fail, precision_of
 
 
 def _flat_table(T, d, *, start=0, exponent=None, swap=False, stacked=False, column_major=False):
@@ -67,10 +67,11 @@ def _num(x):
 
 def _call(sinusoidal_pos, seed, T, d):
     """Call the learner's function; return (float64 copy, tolerance) after checking the shape."""
+    precision = precision_of(seed, T, d)
     result = sinusoidal_pos(seed, T, d)
-    tol = tolerance_for(result)
+    tol = precision.tolerance()
     call = f"sinusoidal_pos({seed!r}, {T!r}, {d!r})"
-    values = as_array(result, what=call)
+    values = as_array(result, precision, what=call)
     n, m = int(T), int(d)
     shape = tuple(values.shape)
     if shape != (n * m,):

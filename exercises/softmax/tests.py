@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, tolerance_for
+from grader.core.checks import as_array, fail, precision_of
 
 
 def _num(x):
@@ -90,16 +90,15 @@ def _diagnose(got, x, axis):
 def _call(softmax, x, axis=None):
     """Call softmax(x) or softmax(x, axis=axis); return (float64 copy, absolute tolerance, description)."""
     what = f"softmax(x{'' if axis is None else f', axis={axis}'}) for x of shape {x.shape} ({x.dtype})"
+    precision = precision_of(x)
     result = softmax(x) if axis is None else softmax(x, axis=axis)
     if result is None:
         fail(f"{what}: expected an array of shape {x.shape}, got None (did you forget to return the result?)")
-    base = tolerance_for(result)
-    if x.dtype.itemsize <= 4:
-        base = max(base, tolerance_for(x))          # float32 scores: float32 accuracy at best
+    base = precision.tolerance()                    # float32 scores: float32 accuracy at best
     finite = np.abs(x[np.isfinite(x)])
     # Large scores lose absolute accuracy in low precision (x - max is rounded), so scale with them.
     tol = base * max(1.0, float(finite.max()) if finite.size else 1.0) if base > 1e-9 else 1e-9
-    got = as_array(result, what=what)
+    got = as_array(result, precision, what=what)
     if tuple(got.shape) != tuple(x.shape):
         ax = (axis if axis is not None else -1) % x.ndim
         hint = ""

@@ -9,7 +9,7 @@ one-hot vectors never multiplied by W_E, ids off by one, wrap-around, ...).
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, tolerance_for
+from grader.core.checks import as_array, fail, precision_of
 
 
 def _num(x):
@@ -76,16 +76,14 @@ def _check(token_embedding, ids, W_E):
     ids_array = np.array(ids_list, dtype=np.int64)
     V, C = W_E.shape
     call = f"token_embedding({_ids_text(ids_list)}, W_E) with W_E of shape ({V}, {C})"
+    precision = precision_of(ids, W_E)
     try:
         result = token_embedding(ids, W_E)
     except IndexError as error:
         fail(f"{call}: every id is in [0, {V}) here (0 and V-1 = {V - 1} are valid too), "
              f"but your function raised IndexError: {error}")
-    tol = tolerance_for(result)
-    if W_E.dtype.itemsize <= 4:
-        tol = max(tol, tolerance_for(W_E))      # float32 table: allow float32 rounding
-    tol *= max(1.0, float(np.abs(W_E).max()))
-    got = as_array(result, what=call)
+    tol = precision.tolerance() * max(1.0, float(np.abs(W_E).max()))  # float32 table: float32 rounding
+    got = as_array(result, precision, what=call)
     expected = np.array(_lookup(ids_list, W_E.tolist()), dtype=np.float64).reshape(ids_array.shape + (C,))
     shape = tuple(got.shape)
     if shape != expected.shape:
@@ -111,6 +109,7 @@ def _expect_index_error(token_embedding, ids, W_E, why):
     ids_array = np.array(ids_list, dtype=np.int64)
     V, C = W_E.shape
     call = f"token_embedding({_ids_text(ids_list)}, W_E) with W_E of shape ({V}, {C})"
+    precision = precision_of(ids, W_E)
     try:
         result = token_embedding(ids, W_E)
     except IndexError:

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, tolerance_for
+from grader.core.checks import as_array, fail, precision_of
 
 EPS = 1e-5
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -194,19 +194,6 @@ def _pair(expected, got):
     return f"expected {e}, got {g}"
 
 
-def _tolerance_factor(result, x, p):
-    """Relative tolerance for the least precise of the result and the inputs (float32 -> looser).
-
-    The result's precision comes from tolerance_for, which reads no attribute of the learner's object.
-    """
-    result_tol = tolerance_for(result)
-    factor = 3e-2 if result_tol >= 1e-2 else 3e-5 if result_tol >= 1e-5 else 1e-8
-    for value in (x, *p.values()):  # the test's own arrays
-        if np.issubdtype(value.dtype, np.floating):
-            factor = max(factor, {2: 3e-2, 4: 3e-5}.get(value.dtype.itemsize, 1e-8))
-    return factor
-
-
 def _describe(x, p, n_heads):
     T, C = x.shape
     return f"transformer_block(x, p, n_heads={n_heads}) with T={T}, C={C}, H={p['W1'].shape[1]}"
@@ -214,10 +201,11 @@ def _describe(x, p, n_heads):
 
 def _call(transformer_block, x, p, n_heads):
     """Call the learner's function; return (float64 copy, tolerance factor) after checking the shape."""
+    precision = precision_of(x, p)
     result = transformer_block(x, p, n_heads)
     what = _describe(x, p, n_heads)
-    factor = _tolerance_factor(result, x, p)
-    got = as_array(result, what=what)
+    factor = precision.tolerance(float64=1e-8, float32=3e-5, float16=3e-2)  # relative to the largest output
+    got = as_array(result, precision, what=what)
     T, C = x.shape
     shape = tuple(got.shape)
     if shape != (T, C):

@@ -5,6 +5,9 @@ expected and what their code returned.  The helpers never call methods of the
 learner's objects (no repr, ==, len or attribute access on them), because a
 hostile submission could return an object whose methods patch the grader;
 `as_array` turns a learner value into a plain float64 ndarray copy first.
+
+Precision and tolerances come from the test's inputs (`precision_of`), never from
+the learner's result.
 """
 
 import math
@@ -35,12 +38,64 @@ def type_name(value):
     return type.__dict__["__name__"].__get__(type(value))
 
 
-def as_array(value, *, what="your function's result"):
-    """Return `value` as a float64 ndarray copy, or fail if it is not a real floating-point ndarray.
+def precision_of(*inputs):
+    """The precision a call with these inputs (the test's own arguments, never the result) calls for.
 
-    Integer arrays are rejected (an integer table is the classic sign of integer
-    division); float16/32/64 are all accepted.
+    It is the least precise numpy floating-point dtype among the inputs (arrays and scalars, also
+    inside lists, tuples and dicts): a correct solution may compute in it.  Python numbers do not
+    count (as in numpy, a Python float does not change an array's precision); inputs with no numpy
+    float at all (sizes, ids, generators) call for float64, numpy's default.
     """
+    dtypes = set(_float_dtypes(inputs))
+    if not dtypes:
+        return Precision(np.float64, "this test expects float64")
+    lowest = min(dtypes, key=lambda dtype: dtype.itemsize)
+    return Precision(lowest, f"the inputs are {lowest}" if len(dtypes) == 1 else f"the least precise input is {lowest}")
+
+
+def _float_dtypes(value):
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _float_dtypes(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _float_dtypes(item)
+    elif isinstance(value, (np.ndarray, np.generic)) and np.issubdtype(value.dtype, np.floating):
+        yield value.dtype
+
+
+class Precision:
+    """The floating-point precision a test's inputs call for; `precision_of(*inputs)` makes one.
+
+    A result must come in this precision or a higher one (`as_array` checks it), and is compared at
+    `tolerance()` for this precision.  Neither ever depends on the result: a tolerance read from
+    the result's dtype would let a wrong answer pass by returning float16.
+    """
+
+    def __init__(self, dtype, reason):
+        self.dtype = np.dtype(dtype)
+        self.reason = reason  # why this precision, for the learner: "the inputs are float64"
+
+    def tolerance(self, *, float64=1e-9, float32=1e-5, float16=1e-2):
+        """The absolute tolerance for this precision; pass your own per precision to scale them."""
+        if self.dtype.itemsize >= 8:
+            return float64
+        return float32 if self.dtype.itemsize >= 4 else float16
+
+    def __repr__(self):
+        return f"Precision({self.dtype}: {self.reason})"
+
+
+def as_array(value, precision, *, what="your function's result"):
+    """Return the learner's `value` as a float64 ndarray copy, or fail if it is not a floating-point
+    ndarray at least as precise as `precision` (from `precision_of(*inputs)`).
+
+    Integer arrays are rejected (an integer table is the classic sign of integer division), and
+    so is a result less precise than the inputs call for, with a message saying so.
+    """
+    if not isinstance(precision, Precision):
+        raise TypeError("as_array(value, precision): pass precision_of(*inputs), the precision of the "
+                        f"test's inputs, not {type_name(precision)}")
     if not issubclass(type(value), np.ndarray):
         hint = " (wrap it with np.array(...))" if issubclass(type(value), (list, tuple)) else ""
         fail(f"{what} should be a numpy.ndarray, got {type_name(value)}{hint}")
@@ -48,18 +103,9 @@ def as_array(value, *, what="your function's result"):
     array = np.array(value, copy=True, subok=False)
     if not np.issubdtype(array.dtype, np.floating):
         fail(f"{what} should hold floating-point numbers, got dtype {array.dtype}")
+    if array.dtype.itemsize < precision.dtype.itemsize:
+        fail(f"{what} is {array.dtype} but {precision.reason}: compute and return {precision.dtype}")
     return array.astype(np.float64)
-
-
-def tolerance_for(value):
-    """Absolute tolerance suited to the precision the learner computed in (float16, float32 or float64)."""
-    if issubclass(type(value), np.ndarray):
-        itemsize = np.asarray(value).dtype.itemsize
-        if itemsize <= 2:
-            return 1e-2
-        if itemsize <= 4:
-            return 1e-5
-    return 1e-9
 
 
 def expect_shape(array, shape, *, what="your function's result"):

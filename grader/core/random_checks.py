@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from grader.core.checks import Failed, as_array, expect_close, fail, tolerance_for, type_name
+from grader.core.checks import Failed, as_array, expect_close, fail, precision_of, type_name
 from grader.core.engine import LearnerRaised
 
 MAX_SHRINK_CALLS = 150
@@ -107,11 +107,12 @@ class choice:
 def compare_on_random_inputs(function, expected, space, *, dims=None, count=30, seed=0, check=None):
     """Call `function(**inputs)` and `expected(**inputs)` on `count` random inputs drawn from `space`.
 
-    `check(result, expected_value, what)` fails (a checks helper or fail()) when the
-    learner's result is wrong; the default compares float arrays with expect_close at
-    the precision the learner computed in.  On the first failing input, fails with the
-    smallest failing input found; if the learner's code raised on it, re-raises that
-    exception (the test is then an error) with the input added to its description.
+    `check(result, expected_value, precision, what)` fails (a checks helper or fail()) when
+    the learner's result is wrong; `precision` is `precision_of` the input.  The default
+    check compares float arrays with expect_close at that precision's tolerance.  On the
+    first failing input, fails with the smallest failing input found; if the learner's code
+    raised on it, re-raises that exception (the test is then an error) with the input added
+    to its description.
     """
     search = _Search(function, expected, space, dims or {}, seed, check or _close)
     for case in range(count):
@@ -157,7 +158,7 @@ class _Search:
                 return None
             raise
         try:
-            self.check(result, expected, self.what)
+            self.check(result, expected, precision_of(inputs), self.what)
         except Failed as exc:
             return ("failed", str(exc), result)
         return None
@@ -219,9 +220,10 @@ class _Search:
         fail(f"{header}\n{_show(expected, '  expected: ')}\n{_show(result, '  got:      ')}\n  {message}")
 
 
-def _close(result, expected, what):
-    tolerance = tolerance_for(result)
-    expect_close(as_array(result, what=what), expected, atol=tolerance, rtol=max(tolerance, 1e-7), what=what)
+def _close(result, expected, precision, what):
+    tolerance = precision.tolerance()
+    expect_close(as_array(result, precision, what=what), expected, atol=tolerance, rtol=max(tolerance, 1e-7),
+                 what=what)
 
 
 def _cut(spec, value, sizes, case, seed):

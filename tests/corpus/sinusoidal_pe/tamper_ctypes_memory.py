@@ -10,7 +10,7 @@ import types
 
 import numpy as np
 
-TARGETS = {"fail", "as_array", "tolerance_for", "expect_finite", "expect_in_range", "expect_shape",
+TARGETS = {"fail", "as_array", "precision_of", "expect_finite", "expect_in_range", "expect_shape",
            "_compare", "_call", "allclose", "isclose", "array_equal", "assert_allclose", "assert_array_equal"}
 
 
