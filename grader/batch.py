@@ -3,7 +3,8 @@
 A learner is a file `NAME.py` of the folder, or a folder `NAME/` holding one .py
 file (or the file named by --entry-file); every other entry is listed with the
 reason it is not graded (hidden ones, ".name", are ignored).  A file is read
-only if it is a regular, UTF-8 file of at most 1 MB.
+only if it is a regular, UTF-8 file of at most 1 MB, of its own (no other hard
+link), reached from the folder without a symbolic link (see grader/submission.py).
 
 With several exercises (an assignment), a learner is a folder `NAME/` (the
 layout LMS exports use), holding each exercise's file (`Part.file_name`); a
@@ -45,7 +46,7 @@ from grader import __version__
 from grader.checker.supervisor import load_test_names
 from grader.core.report import STATUSES
 from grader.spreadsheet import safe_cell
-from grader.submission import SubmissionError, decode_source, display, read_bytes
+from grader.submission import SubmissionError, decode_source, display, file_kind, read_submission
 
 CSV_FIRST_COLUMNS = ("submission", "passed", "score", "max_score", "error")  # then a column per hidden test
 CSV_LAST_COLUMNS = ("exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version")
@@ -66,10 +67,11 @@ class Submission:
     name: str          # the learner: the file's name, or the folder's (shown with escapes, see `display`)
     path: str          # the file graded
     inner: str = None  # for a learner's folder: the graded file's name within it
+    folder: str = None  # the class folder: `path` is read from it without following a link
 
     def read(self):
         """(sha256 of the file's bytes, its text); SubmissionError with the reason it cannot be graded."""
-        data = read_bytes(self.path)
+        data = read_submission(self.path, self.folder)
         return hashlib.sha256(data).hexdigest(), decode_source(data, self.path)
 
     def reason(self, error):
@@ -81,7 +83,7 @@ def find_submissions(folder, entry_file=None):
     entries, not_graded = _entries(folder)
     submissions = []
     for name, path in entries:
-        submission = _learner(name, path, entry_file)
+        submission = _learner(name, path, entry_file, folder)
         if isinstance(submission, Submission):
             submissions.append(submission)
         else:
@@ -114,32 +116,32 @@ def _entries(folder):
     return found, not_graded
 
 
-def _learner(name, path, entry_file):
-    """The Submission of the folder entry at `path`, or the reason it is not one."""
+def _learner(name, path, entry_file, folder):
+    """The Submission of the entry at `path` of the class folder `folder`, or the reason it is not one."""
     try:
-        mode = os.stat(path).st_mode
+        mode = os.lstat(path).st_mode
     except OSError as exc:
-        return "broken link" if os.path.islink(path) else f"cannot be read ({exc.strerror})"
+        return f"cannot be read ({exc.strerror})"
     if stat.S_ISDIR(mode):
-        return _learner_folder(name, path, entry_file)
+        return _learner_folder(name, path, entry_file, folder)
     if not stat.S_ISREG(mode):
-        return "not a regular file"
+        return file_kind(mode)
     if path.endswith(".ipynb"):
         return "a Jupyter notebook; export it as a .py file"
     if not path.endswith(".py"):
         return "not a Python file"
-    return Submission(name, path)
+    return Submission(name, path, folder=folder)
 
 
-def _learner_folder(name, path, entry_file):
+def _learner_folder(name, path, entry_file, folder):
     if entry_file and os.path.lexists(os.path.join(path, entry_file)):
-        return Submission(name, os.path.join(path, entry_file), display(entry_file))
+        return Submission(name, os.path.join(path, entry_file), display(entry_file), folder)
     try:
         files = sorted(f for f in os.listdir(path) if f.endswith(".py") and not f.startswith("."))
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
     if len(files) == 1:
-        return Submission(name, os.path.join(path, files[0]), display(files[0]))
+        return Submission(name, os.path.join(path, files[0]), display(files[0]), folder)
     missing = f"a folder with no {display(entry_file)}, and " if entry_file else "a folder with "
     if not files:
         return missing + "no .py file"
@@ -468,15 +470,19 @@ class Learner:
     submission: Submission
 
 
-def run_batch(assignment, folder, out, limits_for, executor, force, progress, entry_file=None, by_student=False):
+def run_batch(assignment, folder, out, limits_for, executor, force, progress, entry_file=None, by_student=False,
+              student=None):
     """Grade every learner in `folder` not already graded in `out` with these bytes and these hidden tests,
     with `executor` (see grader/checker/executors.py).
 
     One learner per entry of `folder` (see find_submissions), or, `by_student`, one per folder holding a
-    file for each exercise of `assignment`.  Returns (the records of the folder's learners, in order,
-    {exercise id: hidden test names}, [(name, why not graded)]).
+    file for each exercise of `assignment`, or, given a `student` name, `folder` is that one student's.
+    Returns (the records of the folder's learners, in order, {exercise id: hidden test names},
+    [(name, why not graded)]).
     """
-    if by_student:
+    if student is not None:
+        learners, not_graded, by_student = _student_files(student, os.fspath(folder), assignment, folder), [], True
+    elif by_student:
         learners, not_graded = find_students(folder, assignment)
     else:
         submissions, not_graded = find_submissions(folder, entry_file)
@@ -550,13 +556,23 @@ def find_students(folder, assignment):
     entries, not_graded = _entries(folder)
     learners = []
     for name, path in entries:
-        if not os.path.isdir(path):
-            not_graded.append((name, "not a student's folder (each student's files go in a folder of their own)"))
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError as exc:
+            not_graded.append((name, f"cannot be read ({exc.strerror})"))
             continue
-        for part in assignment.parts:
-            submission = Submission(name, os.path.join(path, part.file_name), display(part.file_name))
-            learners.append(Learner(part.exercise.id, submission))
+        if not stat.S_ISDIR(mode):
+            not_graded.append((name, file_kind(mode) if stat.S_ISLNK(mode) else
+                               "not a student's folder (each student's files go in a folder of their own)"))
+            continue
+        learners += _student_files(name, path, assignment, folder)
     return learners, not_graded
+
+
+def _student_files(name, path, assignment, folder):
+    """A Learner for each exercise's file in the student's folder `path`, read from `folder`."""
+    return [Learner(part.exercise.id, Submission(name, os.path.join(path, part.file_name), display(part.file_name),
+                                                 folder)) for part in assignment.parts]
 
 
 def _points(exercise, test_names):

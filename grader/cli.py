@@ -318,20 +318,21 @@ def run_gradescope(args):
         raise UsageError(f"{args.submission}: not a folder (Gradescope puts the student's files in "
                          "/autograder/submission)")
     with tempfile.TemporaryDirectory() as work:
-        work = Path(work)
-        (work / "class").mkdir()
-        (work / "class" / "submission").symlink_to(args.submission.resolve())
-        out = work / "results.jsonl"
-
-        hidden = [part.exercise.path for part in assignment.parts] + [work]
+        out = Path(work) / "results.jsonl"
+        hidden = [part.exercise.path for part in assignment.parts] + [work, args.submission]
         executor = make_executor("local", os.cpu_count() or 1, args.sandbox, hide=hidden,
                                  warn=lambda text: print(text, file=sys.stderr))
-        records, _, _ = run_batch(assignment, work / "class", out, lambda exercise: limits_from(args, exercise),
-                                  executor, False, Progress(show_exercise=True), by_student=True)
+        records, _, _ = run_batch(assignment, args.submission, out, lambda exercise: limits_from(args, exercise),
+                                  executor, False, Progress(show_exercise=True), student="submission")
     student, = class_results(records, Plan.of(assignment))
     write_atomically(args.results, gradescope.render(student, Plan.of(assignment)))
     print(f"{student.total:g}/{student.max_total:g} points; results: {args.results}")
-    return EXIT_PASSED
+    # A file that is there but refused (a link, a FIFO, not UTF-8, ...) is a problem to see: exit 2, after
+    # results.json (0 points for it, with the reason) is written for the student.
+    refused = [r for r in records if r.get("missing") and not r["missing"].endswith(": no such file")]
+    for record in refused:
+        print(f"error: {printable(record['missing'])}", file=sys.stderr)
+    return EXIT_UNUSABLE if refused else EXIT_PASSED
 
 
 def run_list(args):

@@ -380,10 +380,10 @@ def test_every_entry_is_graded_or_listed_with_its_reason(tmp_path):
         "  bob: a folder with no main.py, and 2 .py files (one.py, two.py)",
         "  data.ipynb: a Jupyter notebook; export it as a .py file",
         "  erin: a folder with no main.py, and no .py file",
-        "  gone.py: broken link",
+        "  gone.py: a symbolic link (links are never followed: hand in a regular file)",
         "  latin1.py: not a UTF-8 text file",
         "  notes.txt: not a Python file",
-        "  pipe.py: not a regular file",
+        "  pipe.py: not a regular file (a FIFO)",
     ]
     assert ".hidden.py" not in process.stdout + process.stderr
     assert "3/4 submissions passed every test" in process.stdout
