@@ -34,9 +34,7 @@ import datetime
 import fcntl
 import hashlib
 import json
-import math
 import os
-import re
 import stat
 import sys
 import tempfile
@@ -44,18 +42,15 @@ import time
 
 from grader import __version__
 from grader.checker.supervisor import load_test_names
-from grader.core.report import STATUSES
+from grader.records import record_problem
 from grader.spreadsheet import safe_cell
-from grader.submission import SubmissionError, decode_source, display, file_kind, read_submission
+from grader.submission import SubmissionError, decode_source, display, file_kind, read_bytes, read_submission
+from grader.text import json_escaped, printable
 
 CSV_FIRST_COLUMNS = ("submission", "passed", "score", "max_score", "error")  # then a column per hidden test
 CSV_LAST_COLUMNS = ("exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version")
-RECORD_FIELDS = {"submission": str, "exercise": str, "submission_sha256": (str, type(None)), "tests_sha256": str,
-                 "score": (int, float), "max_score": (int, float), "passed": bool, "error": (str, type(None)),
-                 "tests": list}
-SHA256 = re.compile(r"[0-9a-f]{64}")
+MAX_RESULTS_BYTES = 1 << 30  # a results file read for reports: far above a class's (about 10 kB per record)
 OPEN_FLAGS = os.O_NONBLOCK | os.O_CLOEXEC  # O_NONBLOCK: a FIFO or device given as --out must not block
-UNICODE_LINE_BREAKS = ("\x85", "\u2028", "\u2029")  # escaped in JSONL too; json.dumps escapes the ASCII ones
 
 
 class BatchError(Exception):
@@ -261,7 +256,7 @@ class ResultsFile:
         return tuple(cell[1:] if cell.startswith("'") else cell for cell in row)
 
     def _keep(self, number, record):
-        problem = _record_problem(record)
+        problem = record_problem(record, complete=not self.csv)
         if problem:
             self._corrupt(number, problem)
         if record["exercise"] not in self.exercises:
@@ -305,11 +300,9 @@ class ResultsFile:
                                    f"{record['max_score']:g}", record["error"] or ""]
                                   + [statuses.get(name, "") for name in self.test_names]
                                   + [record.get(key) or "" for key in CSV_LAST_COLUMNS])
-        line = json.dumps(record, ensure_ascii=False, allow_nan=False)
-        # JSON lets these stand unescaped, but readers that split on every Unicode line break would cut the record.
-        for separator in UNICODE_LINE_BREAKS:
-            line = line.replace(separator, f"\\u{ord(separator):04x}")
-        return line + "\n"
+        # JSON lets Unicode line breaks, C1 controls and bidi overrides stand unescaped; a reader splitting on
+        # every line break would cut the record, and a viewer would show them: they are \\u-escaped.
+        return json_escaped(json.dumps(record, ensure_ascii=False, allow_nan=False)) + "\n"
 
     @staticmethod
     def _csv_line(cells):
@@ -371,22 +364,27 @@ class ResultsFile:
 
 def read_records(path):
     """The records of a JSON Lines results file, the last of each (exercise, submission) in the file;
-    BatchError naming the file and line of anything else."""
+    BatchError naming the file, the line and the field of anything else (see grader/records.py), or of
+    records of one exercise that do not list the same tests."""
     shown = display(path)
     if os.fspath(path).lower().endswith(".csv"):
         raise BatchError(f"{shown}: reports are made from a JSON Lines results file; a CSV keeps no messages")
     try:
-        with open(path, "rb") as file:
-            data = file.read()
-    except OSError as exc:
-        raise BatchError(f"{shown}: cannot be read ({exc.strerror})") from None
-    records = {}
+        data = read_bytes(path, MAX_RESULTS_BYTES, too_large_note="not a results file")
+    except SubmissionError as exc:
+        raise BatchError(str(exc)) from None
+    records, tests_of = {}, {}
     for number, line in enumerate(data.split(b"\n")[:-1], 1):
         try:
             record = json.loads(line.decode("utf-8"), parse_constant=_no_constant)
         except (ValueError, RecursionError):
             record = None
-        problem = _record_problem(record) if record is not None else "not JSON"
+        problem = record_problem(record) if record is not None else "not JSON"
+        tests = [(t["name"], t["max_score"]) for t in record["tests"]] if not problem else None
+        first = tests_of.setdefault(record["exercise"], (number, tests)) if not problem else None
+        if not problem and first[1] != tests:
+            problem = (f"tests: not the tests (names and points) of line {first[0]}, a record of the same exercise; "
+                       "grade the class again to finish an interrupted batch")
         if problem:
             raise BatchError(f"{shown}:{number}: not a results record ({problem})")
         records.pop((record["exercise"], record["submission"]), None)
@@ -410,30 +408,6 @@ def _no_constant(name):
 class _LineBuffer:
     def write(self, text):
         self.line = text
-
-
-def _record_problem(record):
-    """What makes `record` not a results record, or None."""
-    if type(record) is not dict:
-        return "not an object"
-    for key, kind in RECORD_FIELDS.items():
-        if key not in record:
-            return f"no {key!r}"
-        if not isinstance(record[key], kind):
-            return f"{key!r} has the wrong type"
-    missing = record.get("missing")
-    if not (missing is None or type(missing) is str) or (missing is None) == (record["submission_sha256"] is None):
-        return "'missing' and 'submission_sha256' disagree"
-    for key in ("submission_sha256", "tests_sha256"):
-        if record[key] is not None and not SHA256.fullmatch(record[key]):
-            return f"{key!r} is not a SHA-256"
-    for key in ("score", "max_score"):
-        if type(record[key]) is bool or not 0 <= record[key] < math.inf:
-            return f"{key!r} is not a number of points"
-    for test in record["tests"]:
-        if type(test) is not dict or type(test.get("name")) is not str or test.get("status") not in STATUSES:
-            return "'tests' holds something else than tests with a name and a status"
-    return None
 
 
 def _write_synced(fd, text):
@@ -617,7 +591,7 @@ def summarize(records, test_names, not_graded=()):
         lines.pop()
     if not_graded:
         lines += ["", f"Not graded ({len(not_graded)}):"] + [f"  {name}: {reason}" for name, reason in not_graded]
-    return "\n".join(lines)
+    return printable("\n".join(lines))
 
 
 def _pass_rates(records, test_names):
@@ -664,7 +638,8 @@ class Progress:
             self._draw()
         else:
             label = record["submission"] + (f" / {record['exercise']}" if self.show_exercise else "")
-            self._print_line(f"[{self.done}/{self.total}] {label}: {record['score']:g}/{record['max_score']:g} points"
+            self._print_line(f"[{self.done}/{self.total}] {printable(label)}: "
+                             f"{record['score']:g}/{record['max_score']:g} points"
                              + (" (could not load)" if record["error"] else ""))
 
     def _draw(self):

@@ -7,7 +7,6 @@ import os
 import signal
 import sys
 import tempfile
-import unicodedata
 from pathlib import Path
 
 from grader.assignment import AssignmentError, from_exercises, load_assignment
@@ -23,6 +22,7 @@ from grader.outputs import Plan, class_results, gradescope, write_outputs
 from grader.outputs.atomic import write_atomically
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 from grader.submission import SubmissionError, read_source
+from grader.text import printable
 
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
 MAX_TIMEOUT_SECONDS = 3600
@@ -408,13 +408,6 @@ def format_report(report, title):
         lines.append("Your code printed:")
         lines.append(_indent(printable(report["stdout"].rstrip("\n")), "  | "))
     return "\n".join(lines)
-
-
-def printable(text):
-    """`text` with control and format characters (ANSI escapes, carriage returns, bidi overrides)
-    spelled out as escapes, so that they cannot move the cursor or repaint what was printed."""
-    return "".join(ch if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Zl", "Zp")
-                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def _marks():
