@@ -245,7 +245,8 @@ class ResultsFile:
                 **dict(zip(CSV_FIRST_COLUMNS, first)), **dict(zip(CSV_LAST_COLUMNS, last)),
                 "passed": {"true": True, "false": False}.get(first[1], first[1]), "error": first[4] or None,
                 "score": _number(first[2]), "max_score": _number(first[3]), "submission_sha256": last[1] or None,
-                "tests": [{"name": n, "status": s} for n, s in zip(tests, statuses) if s]})
+                "tests": [{"name": n, "status": s} for n, s in zip(tests, statuses) if s],
+                **({} if last[1] else {"missing": first[4]})})  # a file not graded: its error says why
         return header
 
     def _csv_cells(self, number, line):

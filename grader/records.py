@@ -51,7 +51,7 @@ def _check_record(record, complete):
         raise _Problem("the record", "should be a JSON object")
     required = {"submission", "exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version",
                 "passed", "error", "score", "max_score", "tests"} | ({"stdout"} if complete else set())
-    optional = {"missing"} if complete else set()
+    optional = {"missing"}
     for key in sorted(required - set(record)):
         raise _Problem(key, "missing")
     for key in sorted(set(record) - required - optional):

@@ -3,6 +3,7 @@ to another learner's file, to /etc, a linked folder, a link inside a learner's f
 devices are refused with the reason, in `batch`, `check`, assignments and `gradescope`; a file saved with a
 UTF-8 byte-order mark is graded as Python runs it."""
 
+import csv
 import json
 import os
 import shutil
@@ -198,3 +199,20 @@ def test_gradescope_refuses_a_link_with_one_line_and_tells_the_student(course, s
     assert data["score"] == sum(t["max_score"] for t in softmax) > 0  # softmax's points; none for the link
     assert f"sinusoidal_pe: 0/6 (pe.py: {LINK})" in data["output"]
     assert SECRET not in results.read_text()
+
+
+def test_a_csv_results_file_keeps_a_refused_file_and_resumes(tmp_path, secret):
+    """A CSV row has no `missing` column: a row without a file hash is a file not graded, its error says why."""
+    students = tmp_path / "class"
+    (students / "ada").mkdir(parents=True)
+    (students / "ben").mkdir()
+    shutil.copy(EXERCISES_DIR / "softmax" / "solution.py", students / "ada" / "softmax.py")
+    (students / "ben" / "softmax.py").symlink_to(secret)
+    out = tmp_path / "results.csv"
+    first, _ = grader("batch", str(students), "--exercise", "softmax", "--out", str(out), "--timeout", "5")
+    assert first.returncode == 0, first.stderr
+    again, _ = grader("batch", str(students), "--exercise", "softmax", "--out", str(out), "--timeout", "5")
+    assert again.returncode == 0, again.stderr
+    assert "1 of 1 already graded" in again.stderr
+    [ben] = [row for row in csv.reader(out.open()) if row[0] == "ben"]
+    assert ben[:3] == ["ben", "false", "0"] and ben[4] == f"softmax.py: {LINK}"
