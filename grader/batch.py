@@ -374,23 +374,27 @@ def read_records(path):
         data = read_bytes(path, MAX_RESULTS_BYTES, too_large_note="not a results file")
     except SubmissionError as exc:
         raise BatchError(str(exc)) from None
-    records, tests_of = {}, {}
+    records, first_of = {}, {}  # first_of: exercise id -> (line, record) of its first record
     for number, line in enumerate(data.split(b"\n")[:-1], 1):
         try:
             record = json.loads(line.decode("utf-8"), parse_constant=_no_constant)
         except (ValueError, RecursionError):
             record = None
         problem = record_problem(record) if record is not None else "not JSON"
-        tests = [(t["name"], t["max_score"]) for t in record["tests"]] if not problem else None
-        first = tests_of.setdefault(record["exercise"], (number, tests)) if not problem else None
-        if not problem and first[1] != tests:
-            problem = (f"tests: not the tests (names and points) of line {first[0]}, a record of the same exercise; "
-                       "grade the class again to finish an interrupted batch")
+        if not problem:
+            first_line, first = first_of.setdefault(record["exercise"], (number, record))
+            if _tests(record) != _tests(first):
+                problem = (f"tests: not the tests (names and points) of line {first_line}, a record of the same "
+                           "exercise; grade the class again to finish an interrupted batch")
         if problem:
             raise BatchError(f"{shown}:{number}: not a results record ({problem})")
         records.pop((record["exercise"], record["submission"]), None)
         records[(record["exercise"], record["submission"])] = record
     return list(records.values())
+
+
+def _tests(record):
+    return [(test["name"], test["max_score"]) for test in record["tests"]]
 
 
 def _number(text):

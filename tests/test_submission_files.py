@@ -16,7 +16,7 @@ import pytest
 
 from grader.batch import find_submissions
 from grader.core.engine import load_submission
-from grader.exercise import EXERCISES_DIR
+from grader.exercise import EXERCISES_DIR, load_exercise
 from grader.submission import SubmissionError
 
 PE = EXERCISES_DIR / "sinusoidal_pe"
@@ -216,3 +216,10 @@ def test_a_csv_results_file_keeps_a_refused_file_and_resumes(tmp_path, secret):
     assert "1 of 1 already graded" in again.stderr
     [ben] = [row for row in csv.reader(out.open()) if row[0] == "ben"]
     assert ben[:3] == ["ben", "false", "0"] and ben[4] == f"softmax.py: {LINK}"
+
+
+def test_the_page_engine_in_real_pyodide_skips_the_byte_order_mark_too():
+    """The page grades the editor's text with the same engine, in Pyodide (here under Node)."""
+    from grader.validate import _grade_in_pyodide, pyodide_dist
+    runs = _grade_in_pyodide(load_exercise("sinusoidal_pe"), {"bom": "\ufeff" + CORRECT.read_text()}, pyodide_dist())
+    assert runs["bom"].error is None and runs["bom"].passed
