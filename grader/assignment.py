@@ -14,7 +14,6 @@ Problems are `AssignmentError`s naming the file and line.
 """
 
 import dataclasses
-import math
 import re
 import tomllib
 from pathlib import Path
@@ -24,6 +23,7 @@ from grader.exercise import ExerciseError, load_exercise
 DEFAULT_FILE_PATTERN = "{id}.py"
 ASSIGNMENT_KEYS = ("title", "file_pattern", "exercise")
 EXERCISE_KEYS = ("id", "weight", "file")
+MAX_WEIGHT = 1e6  # weights times points stay far from overflowing a total
 
 
 class AssignmentError(Exception):
@@ -97,8 +97,8 @@ def _part(entry, pattern, path, error):
     if not isinstance(name, str) or not name:
         raise error("[[exercise]] needs an id (an exercise id, or a path to an exercise folder)")
     weight = entry.get("weight", 1)
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight < math.inf:
-        raise error(f"weight of {name!r} should be a positive number, not {weight!r}")
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= MAX_WEIGHT:
+        raise error(f"weight of {name!r} should be a positive number up to {MAX_WEIGHT:g}, not {weight!r}")
     beside = path.parent / name  # a path to an exercise folder is relative to the assignment file
     try:
         exercise = load_exercise(beside if (beside / "exercise.toml").is_file() else name)

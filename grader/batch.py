@@ -3,7 +3,8 @@
 A learner is a file `NAME.py` of the folder, or a folder `NAME/` holding one .py
 file (or the file named by --entry-file); every other entry is listed with the
 reason it is not graded (hidden ones, ".name", are ignored).  A file is read
-only if it is a regular, UTF-8 file of at most 1 MB.
+only if it is a regular, UTF-8 file of at most 1 MB, of its own (no other hard
+link), reached from the folder without a symbolic link (see grader/submission.py).
 
 With several exercises (an assignment), a learner is a folder `NAME/` (the
 layout LMS exports use), holding each exercise's file (`Part.file_name`); a
@@ -33,9 +34,7 @@ import datetime
 import fcntl
 import hashlib
 import json
-import math
 import os
-import re
 import stat
 import sys
 import tempfile
@@ -43,18 +42,15 @@ import time
 
 from grader import __version__
 from grader.checker.supervisor import load_test_names
-from grader.core.report import STATUSES
+from grader.records import record_problem
 from grader.spreadsheet import safe_cell
-from grader.submission import SubmissionError, decode_source, display, read_bytes
+from grader.submission import SubmissionError, decode_source, display, file_kind, read_bytes, read_submission
+from grader.text import json_escaped, printable
 
 CSV_FIRST_COLUMNS = ("submission", "passed", "score", "max_score", "error")  # then a column per hidden test
 CSV_LAST_COLUMNS = ("exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version")
-RECORD_FIELDS = {"submission": str, "exercise": str, "submission_sha256": (str, type(None)), "tests_sha256": str,
-                 "score": (int, float), "max_score": (int, float), "passed": bool, "error": (str, type(None)),
-                 "tests": list}
-SHA256 = re.compile(r"[0-9a-f]{64}")
+MAX_RESULTS_BYTES = 1 << 30  # a results file read for reports: far above a class's (about 10 kB per record)
 OPEN_FLAGS = os.O_NONBLOCK | os.O_CLOEXEC  # O_NONBLOCK: a FIFO or device given as --out must not block
-UNICODE_LINE_BREAKS = ("\x85", "\u2028", "\u2029")  # escaped in JSONL too; json.dumps escapes the ASCII ones
 
 
 class BatchError(Exception):
@@ -66,10 +62,11 @@ class Submission:
     name: str          # the learner: the file's name, or the folder's (shown with escapes, see `display`)
     path: str          # the file graded
     inner: str = None  # for a learner's folder: the graded file's name within it
+    folder: str = None  # the class folder: `path` is read from it without following a link
 
     def read(self):
         """(sha256 of the file's bytes, its text); SubmissionError with the reason it cannot be graded."""
-        data = read_bytes(self.path)
+        data = read_submission(self.path, self.folder)
         return hashlib.sha256(data).hexdigest(), decode_source(data, self.path)
 
     def reason(self, error):
@@ -81,7 +78,7 @@ def find_submissions(folder, entry_file=None):
     entries, not_graded = _entries(folder)
     submissions = []
     for name, path in entries:
-        submission = _learner(name, path, entry_file)
+        submission = _learner(name, path, entry_file, folder)
         if isinstance(submission, Submission):
             submissions.append(submission)
         else:
@@ -114,32 +111,32 @@ def _entries(folder):
     return found, not_graded
 
 
-def _learner(name, path, entry_file):
-    """The Submission of the folder entry at `path`, or the reason it is not one."""
+def _learner(name, path, entry_file, folder):
+    """The Submission of the entry at `path` of the class folder `folder`, or the reason it is not one."""
     try:
-        mode = os.stat(path).st_mode
+        mode = os.lstat(path).st_mode
     except OSError as exc:
-        return "broken link" if os.path.islink(path) else f"cannot be read ({exc.strerror})"
+        return f"cannot be read ({exc.strerror})"
     if stat.S_ISDIR(mode):
-        return _learner_folder(name, path, entry_file)
+        return _learner_folder(name, path, entry_file, folder)
     if not stat.S_ISREG(mode):
-        return "not a regular file"
+        return file_kind(mode)
     if path.endswith(".ipynb"):
         return "a Jupyter notebook; export it as a .py file"
     if not path.endswith(".py"):
         return "not a Python file"
-    return Submission(name, path)
+    return Submission(name, path, folder=folder)
 
 
-def _learner_folder(name, path, entry_file):
+def _learner_folder(name, path, entry_file, folder):
     if entry_file and os.path.lexists(os.path.join(path, entry_file)):
-        return Submission(name, os.path.join(path, entry_file), display(entry_file))
+        return Submission(name, os.path.join(path, entry_file), display(entry_file), folder)
     try:
         files = sorted(f for f in os.listdir(path) if f.endswith(".py") and not f.startswith("."))
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
     if len(files) == 1:
-        return Submission(name, os.path.join(path, files[0]), display(files[0]))
+        return Submission(name, os.path.join(path, files[0]), display(files[0]), folder)
     missing = f"a folder with no {display(entry_file)}, and " if entry_file else "a folder with "
     if not files:
         return missing + "no .py file"
@@ -248,7 +245,8 @@ class ResultsFile:
                 **dict(zip(CSV_FIRST_COLUMNS, first)), **dict(zip(CSV_LAST_COLUMNS, last)),
                 "passed": {"true": True, "false": False}.get(first[1], first[1]), "error": first[4] or None,
                 "score": _number(first[2]), "max_score": _number(first[3]), "submission_sha256": last[1] or None,
-                "tests": [{"name": n, "status": s} for n, s in zip(tests, statuses) if s]})
+                "tests": [{"name": n, "status": s} for n, s in zip(tests, statuses) if s],
+                **({} if last[1] else {"missing": first[4]})})  # a file not graded: its error says why
         return header
 
     def _csv_cells(self, number, line):
@@ -259,7 +257,7 @@ class ResultsFile:
         return tuple(cell[1:] if cell.startswith("'") else cell for cell in row)
 
     def _keep(self, number, record):
-        problem = _record_problem(record)
+        problem = record_problem(record, complete=not self.csv)
         if problem:
             self._corrupt(number, problem)
         if record["exercise"] not in self.exercises:
@@ -303,11 +301,9 @@ class ResultsFile:
                                    f"{record['max_score']:g}", record["error"] or ""]
                                   + [statuses.get(name, "") for name in self.test_names]
                                   + [record.get(key) or "" for key in CSV_LAST_COLUMNS])
-        line = json.dumps(record, ensure_ascii=False, allow_nan=False)
-        # JSON lets these stand unescaped, but readers that split on every Unicode line break would cut the record.
-        for separator in UNICODE_LINE_BREAKS:
-            line = line.replace(separator, f"\\u{ord(separator):04x}")
-        return line + "\n"
+        # JSON lets Unicode line breaks, C1 controls and bidi overrides stand unescaped; a reader splitting on
+        # every line break would cut the record, and a viewer would show them: they are \\u-escaped.
+        return json_escaped(json.dumps(record, ensure_ascii=False, allow_nan=False)) + "\n"
 
     @staticmethod
     def _csv_line(cells):
@@ -369,27 +365,36 @@ class ResultsFile:
 
 def read_records(path):
     """The records of a JSON Lines results file, the last of each (exercise, submission) in the file;
-    BatchError naming the file and line of anything else."""
+    BatchError naming the file, the line and the field of anything else (see grader/records.py), or of
+    records of one exercise that do not list the same tests."""
     shown = display(path)
     if os.fspath(path).lower().endswith(".csv"):
         raise BatchError(f"{shown}: reports are made from a JSON Lines results file; a CSV keeps no messages")
     try:
-        with open(path, "rb") as file:
-            data = file.read()
-    except OSError as exc:
-        raise BatchError(f"{shown}: cannot be read ({exc.strerror})") from None
-    records = {}
+        data = read_bytes(path, MAX_RESULTS_BYTES, too_large_note="not a results file")
+    except SubmissionError as exc:
+        raise BatchError(str(exc)) from None
+    records, first_of = {}, {}  # first_of: exercise id -> (line, record) of its first record
     for number, line in enumerate(data.split(b"\n")[:-1], 1):
         try:
             record = json.loads(line.decode("utf-8"), parse_constant=_no_constant)
         except (ValueError, RecursionError):
             record = None
-        problem = _record_problem(record) if record is not None else "not JSON"
+        problem = record_problem(record) if record is not None else "not JSON"
+        if not problem:
+            first_line, first = first_of.setdefault(record["exercise"], (number, record))
+            if _tests(record) != _tests(first):
+                problem = (f"tests: not the tests (names and points) of line {first_line}, a record of the same "
+                           "exercise; grade the class again to finish an interrupted batch")
         if problem:
             raise BatchError(f"{shown}:{number}: not a results record ({problem})")
         records.pop((record["exercise"], record["submission"]), None)
         records[(record["exercise"], record["submission"])] = record
     return list(records.values())
+
+
+def _tests(record):
+    return [(test["name"], test["max_score"]) for test in record["tests"]]
 
 
 def _number(text):
@@ -408,30 +413,6 @@ def _no_constant(name):
 class _LineBuffer:
     def write(self, text):
         self.line = text
-
-
-def _record_problem(record):
-    """What makes `record` not a results record, or None."""
-    if type(record) is not dict:
-        return "not an object"
-    for key, kind in RECORD_FIELDS.items():
-        if key not in record:
-            return f"no {key!r}"
-        if not isinstance(record[key], kind):
-            return f"{key!r} has the wrong type"
-    missing = record.get("missing")
-    if not (missing is None or type(missing) is str) or (missing is None) == (record["submission_sha256"] is None):
-        return "'missing' and 'submission_sha256' disagree"
-    for key in ("submission_sha256", "tests_sha256"):
-        if record[key] is not None and not SHA256.fullmatch(record[key]):
-            return f"{key!r} is not a SHA-256"
-    for key in ("score", "max_score"):
-        if type(record[key]) is bool or not 0 <= record[key] < math.inf:
-            return f"{key!r} is not a number of points"
-    for test in record["tests"]:
-        if type(test) is not dict or type(test.get("name")) is not str or test.get("status") not in STATUSES:
-            return "'tests' holds something else than tests with a name and a status"
-    return None
 
 
 def _write_synced(fd, text):
@@ -468,15 +449,19 @@ class Learner:
     submission: Submission
 
 
-def run_batch(assignment, folder, out, limits_for, executor, force, progress, entry_file=None, by_student=False):
+def run_batch(assignment, folder, out, limits_for, executor, force, progress, entry_file=None, by_student=False,
+              student=None):
     """Grade every learner in `folder` not already graded in `out` with these bytes and these hidden tests,
     with `executor` (see grader/checker/executors.py).
 
     One learner per entry of `folder` (see find_submissions), or, `by_student`, one per folder holding a
-    file for each exercise of `assignment`.  Returns (the records of the folder's learners, in order,
-    {exercise id: hidden test names}, [(name, why not graded)]).
+    file for each exercise of `assignment`, or, given a `student` name, `folder` is that one student's.
+    Returns (the records of the folder's learners, in order, {exercise id: hidden test names},
+    [(name, why not graded)]).
     """
-    if by_student:
+    if student is not None:
+        learners, not_graded, by_student = _student_files(student, os.fspath(folder), assignment, folder), [], True
+    elif by_student:
         learners, not_graded = find_students(folder, assignment)
     else:
         submissions, not_graded = find_submissions(folder, entry_file)
@@ -550,13 +535,23 @@ def find_students(folder, assignment):
     entries, not_graded = _entries(folder)
     learners = []
     for name, path in entries:
-        if not os.path.isdir(path):
-            not_graded.append((name, "not a student's folder (each student's files go in a folder of their own)"))
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError as exc:
+            not_graded.append((name, f"cannot be read ({exc.strerror})"))
             continue
-        for part in assignment.parts:
-            submission = Submission(name, os.path.join(path, part.file_name), display(part.file_name))
-            learners.append(Learner(part.exercise.id, submission))
+        if not stat.S_ISDIR(mode):
+            not_graded.append((name, file_kind(mode) if stat.S_ISLNK(mode) else
+                               "not a student's folder (each student's files go in a folder of their own)"))
+            continue
+        learners += _student_files(name, path, assignment, folder)
     return learners, not_graded
+
+
+def _student_files(name, path, assignment, folder):
+    """A Learner for each exercise's file in the student's folder `path`, read from `folder`."""
+    return [Learner(part.exercise.id, Submission(name, os.path.join(path, part.file_name), display(part.file_name),
+                                                 folder)) for part in assignment.parts]
 
 
 def _points(exercise, test_names):
@@ -601,7 +596,7 @@ def summarize(records, test_names, not_graded=()):
         lines.pop()
     if not_graded:
         lines += ["", f"Not graded ({len(not_graded)}):"] + [f"  {name}: {reason}" for name, reason in not_graded]
-    return "\n".join(lines)
+    return printable("\n".join(lines))
 
 
 def _pass_rates(records, test_names):
@@ -648,7 +643,8 @@ class Progress:
             self._draw()
         else:
             label = record["submission"] + (f" / {record['exercise']}" if self.show_exercise else "")
-            self._print_line(f"[{self.done}/{self.total}] {label}: {record['score']:g}/{record['max_score']:g} points"
+            self._print_line(f"[{self.done}/{self.total}] {printable(label)}: "
+                             f"{record['score']:g}/{record['max_score']:g} points"
                              + (" (could not load)" if record["error"] else ""))
 
     def _draw(self):

@@ -7,7 +7,6 @@ import os
 import signal
 import sys
 import tempfile
-import unicodedata
 from pathlib import Path
 
 from grader.assignment import AssignmentError, from_exercises, load_assignment
@@ -23,6 +22,7 @@ from grader.outputs import Plan, class_results, gradescope, write_outputs
 from grader.outputs.atomic import write_atomically
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 from grader.submission import SubmissionError, read_source
+from grader.text import printable
 
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
 MAX_TIMEOUT_SECONDS = 3600
@@ -323,20 +323,21 @@ def run_gradescope(args):
         raise UsageError(f"{args.submission}: not a folder (Gradescope puts the student's files in "
                          "/autograder/submission)")
     with tempfile.TemporaryDirectory() as work:
-        work = Path(work)
-        (work / "class").mkdir()
-        (work / "class" / "submission").symlink_to(args.submission.resolve())
-        out = work / "results.jsonl"
-
-        hidden = [part.exercise.path for part in assignment.parts] + [work]
+        out = Path(work) / "results.jsonl"
+        hidden = [part.exercise.path for part in assignment.parts] + [work, args.submission]
         executor = make_executor("local", os.cpu_count() or 1, args.sandbox, hide=hidden,
                                  warn=lambda text: print(text, file=sys.stderr))
-        records, _, _ = run_batch(assignment, work / "class", out, lambda exercise: limits_from(args, exercise),
-                                  executor, False, Progress(show_exercise=True), by_student=True)
+        records, _, _ = run_batch(assignment, args.submission, out, lambda exercise: limits_from(args, exercise),
+                                  executor, False, Progress(show_exercise=True), student="submission")
     student, = class_results(records, Plan.of(assignment))
     write_atomically(args.results, gradescope.render(student, Plan.of(assignment)))
     print(f"{student.total:g}/{student.max_total:g} points; results: {args.results}")
-    return EXIT_PASSED
+    # A file that is there but refused (a link, a FIFO, not UTF-8, ...) is a problem to see: exit 2, after
+    # results.json (0 points for it, with the reason) is written for the student.
+    refused = [r for r in records if r.get("missing") and not r["missing"].endswith(": no such file")]
+    for record in refused:
+        print(f"error: {printable(record['missing'])}", file=sys.stderr)
+    return EXIT_UNUSABLE if refused else EXIT_PASSED
 
 
 def run_list(args):
@@ -412,13 +413,6 @@ def format_report(report, title):
         lines.append("Your code printed:")
         lines.append(_indent(printable(report["stdout"].rstrip("\n")), "  | "))
     return "\n".join(lines)
-
-
-def printable(text):
-    """`text` with control and format characters (ANSI escapes, carriage returns, bidi overrides)
-    spelled out as escapes, so that they cannot move the cursor or repaint what was printed."""
-    return "".join(ch if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Zl", "Zp")
-                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def _marks():

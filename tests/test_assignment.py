@@ -263,7 +263,9 @@ def test_gradescope_entry_grades_the_submission_folder(course, tmp_path):
 @pytest.mark.parametrize("assignment, expected", [
     ('title = "x"\ncolour = 1\n[[exercise]]\nid = "softmax"\n', "assignment.toml:2: unknown key 'colour'"),
     ('[[exercise]]\nid = "softmax"\n\n[[exercise]]\nid = "gelu"\nweight = -1\n',
-     "assignment.toml:4: weight of 'gelu' should be a positive number, not -1"),
+     "assignment.toml:4: weight of 'gelu' should be a positive number up to 1e+06, not -1"),
+    ('[[exercise]]\nid = "softmax"\nweight = 1e308\n',
+     "assignment.toml:1: weight of 'softmax' should be a positive number up to 1e+06, not 1e+308"),
     ('[[exercise]]\nid = "no_such_exercise"\n', "assignment.toml:1: exercise 'no_such_exercise': "),
     ('[[exercise]]\nid = "softmax"\nfile = "../x.py"\n', "assignment.toml:1: file of 'softmax' should be a file name"),
     ('[[exercise]]\nid = "softmax"\n[[exercise]]\nid = "softmax"\n', "exercise 'softmax' is listed twice"),

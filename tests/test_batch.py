@@ -380,10 +380,10 @@ def test_every_entry_is_graded_or_listed_with_its_reason(tmp_path):
         "  bob: a folder with no main.py, and 2 .py files (one.py, two.py)",
         "  data.ipynb: a Jupyter notebook; export it as a .py file",
         "  erin: a folder with no main.py, and no .py file",
-        "  gone.py: broken link",
+        "  gone.py: a symbolic link (links are never followed: hand in a regular file)",
         "  latin1.py: not a UTF-8 text file",
         "  notes.txt: not a Python file",
-        "  pipe.py: not a regular file",
+        "  pipe.py: not a regular file (a FIFO)",
     ]
     assert ".hidden.py" not in process.stdout + process.stderr
     assert "3/4 submissions passed every test" in process.stdout
@@ -408,8 +408,10 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path):
 def test_an_interrupted_rewrite_leaves_the_results_whole_and_no_temporary_file(tmp_path, monkeypatch):
     def record(passed):
         return {"submission": "a.py", "exercise": "sinusoidal_pe", "submission_sha256": ("1" if passed else "0") * 64,
-                "tests_sha256": "2" * 64, "score": int(passed), "max_score": 1, "passed": passed, "error": None,
-                "tests": [{"name": "t", "status": "passed" if passed else "failed", "max_score": 1}], "stdout": ""}
+                "tests_sha256": "2" * 64, "graded_at": "2025-01-01T00:00:00+00:00", "grader_version": "1",
+                "score": int(passed), "max_score": 1, "passed": passed, "error": None, "stdout": "",
+                "tests": [{"name": "t", "status": "passed" if passed else "failed", "message": "", "duration_ms": 1.0,
+                           "stdout": "", "score": int(passed), "max_score": 1}]}
 
     out = tmp_path / "results.jsonl"
     results = ResultsFile(out)

@@ -2,6 +2,7 @@
 grades like this machine, an interrupted run included; workers close their sandboxes when they exit; bad
 addresses, an unreachable scheduler and a worker running another grader are refused with one line, exit 2."""
 
+import gc
 import os
 import shutil
 import signal
@@ -9,12 +10,15 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
+import dask
 import psutil
 import pytest
 from distributed import Client, LocalCluster
 
+from grader.checker.sandbox import Sandbox
 from test_batch import batch, copy_cases, read_jsonl
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,3 +153,74 @@ def test_a_worker_running_another_grader_is_refused(cluster, tmp_path):
     [line] = [line for line in process.stderr.splitlines() if line.startswith("error:")]
     assert " runs another grader (grader code " in line and " here); install the same version" in line
     assert out.read_text() == ""  # nothing graded, nothing recorded
+
+
+def test_starting_a_sandbox_closes_no_descriptor_twice():
+    """The cause of Dask batches aborting with EBADF: the sandbox closed its socket's descriptor by number, and
+    the socket object closed that number again when collected, by then another thread's file (a Dask worker's),
+    which that thread later closed while it was a checker's events pipe.  A socket closed behind its object's
+    back warns when collected."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        Sandbox("auto").close()
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
+
+
+HOSTILE_CASES = ["os_exit.py", "sys_exit.py", "deep_recursion.py", "loop_in_function.py", "tamper_kill_processes.py",
+                 "exception_unprintable.py", "correct_vectorised.py"]
+
+
+def test_hostile_submissions_never_abort_a_dask_batch(tmp_path):
+    """Run after run, each time on new workers that start their sandboxes while grading (when the descriptor
+    closed twice hit a checker's pipe), the batch finishes and grades alike."""
+    folder = copy_cases(tmp_path / "class", {name: name for name in HOSTILE_CASES})
+    runs = []
+    for run in range(3):
+        out = tmp_path / f"results{run}.jsonl"
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+            process = batch("sinusoidal_pe", str(folder), "--out", str(out), *TIMEOUT,
+                            "--executor", dask_address(cluster))
+        assert process.returncode == 0, process.stderr
+        assert "failed" not in process.stderr, process.stderr
+        runs.append(comparable(out))
+    assert runs[0] == runs[1] == runs[2]
+    assert sorted(runs[0]) == sorted(HOSTILE_CASES) and runs[0]["correct_vectorised.py"]["passed"]
+
+
+def busy_worker(client, besides=()):
+    """The address of the worker running a task, other than `besides`, once there is one."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for worker, tasks in client.processing().items():
+            if tasks and worker not in besides:
+                return worker
+        time.sleep(0.1)
+    raise AssertionError("no worker took the task")
+
+
+def test_a_task_whose_worker_dies_is_sent_again_then_recorded_as_a_grading_failure(tmp_path):
+    """Dask gives up on a task whose worker died (at once here: allowed-failures 0); the batch sends it once
+    more, and when that worker dies too, the submission's record says grading failed and why."""
+    folder = copy_cases(tmp_path / "class", {"a.py": "loop_in_function.py"})
+    out = tmp_path / "results.jsonl"
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
+            Client(cluster) as client:
+        command = [sys.executable, "-m", "grader", "batch", "sinusoidal_pe", str(folder), "--out", str(out),
+                   "--timeout", "60", "--executor", dask_address(cluster)]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        killed = []
+        for _ in range(2):
+            worker = busy_worker(client, killed)
+            pid = client.run(os.getpid, workers=[worker])[worker]
+            time.sleep(1)  # it is grading
+            os.kill(pid, signal.SIGKILL)
+            killed.append(worker)
+        stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 0, stderr
+    assert "grading a submission failed (KilledWorker: " in stderr and "sending it once more" in stderr
+    [record] = read_jsonl(out)
+    assert record["score"] == 0 and record["error"].startswith(
+        "Grading failed on the Dask cluster, not because of your code (KilledWorker: ")
+    assert all(t["status"] == "error" for t in record["tests"])

@@ -16,14 +16,21 @@ names and the submission's source.  The grading code is the worker's
 installed `grader` package, so each task first compares the worker's
 fingerprint (a hash of the grader's source, numpy's and Python's versions)
 with the client's, and refuses to grade on a mismatch.
+
+A task that fails for another reason (an error in the worker, a worker that
+died) is one submission's problem, not the batch's: it is sent once more, and
+if it fails again, its record says that grading failed and why (the exception
+and where it was raised), with every test an error.
 """
 
 import dataclasses
 import functools
 import hashlib
+import itertools
 import platform
 import re
 import threading
+import traceback
 from pathlib import Path
 
 import numpy
@@ -32,10 +39,12 @@ from grader.checker.remote import Limits
 from grader.checker.sandbox import Sandbox, SandboxError
 from grader.checker.supervisor import Grader, shared_sandbox
 from grader.core.engine import GradingSpec
+from grader.core.report import ReportBuilder
 
 DASK_ADDRESS = re.compile(r"dask://(?P<host>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})")
 GRADER_PACKAGE = Path(__file__).resolve().parents[1]
 IN_FLIGHT_PER_THREAD = 2  # submissions sent ahead per worker thread, so that none waits for the next one
+MAX_ATTEMPTS = 2          # a task that fails (not the submission: the worker) is sent once more
 
 
 class ExecutorError(Exception):
@@ -113,39 +122,51 @@ class DaskExecutor:
                                  list(test_names), self.sandbox_mode, fingerprint())
         window = IN_FLIGHT_PER_THREAD * max(1, sum(self.client.nthreads().values()))
         pending = iter(items)
-        keys = {}
+        sent = {}  # future -> (key, source, attempt)
         running = as_completed(loop=self.client.loop)
         warned = set()
 
-        def send_next():
-            item = next(pending, None)
-            if item is not None:
-                future = self.client.submit(task, item[1], pure=False)
-                keys[future] = item[0]
-                running.add(future)
+        def send(key, source, attempt=1):
+            future = self.client.submit(task, source, pure=False)
+            sent[future] = (key, source, attempt)
+            running.add(future)
 
         try:
-            for _ in range(window):
-                send_next()
+            for item in itertools.islice(pending, window):
+                send(*item)
             for future in running:
-                key = keys.pop(future)
+                key, source, attempt = sent.pop(future)
                 try:
                     report, worker, mode = future.result()
                 except ExecutorError:
                     raise
                 except Exception as exc:
-                    raise ExecutorError(f"{self.address}: a submission could not be graded there "
-                                        f"({type(exc).__name__}: {_one_line(exc)}); is this project on the "
-                                        "PYTHONPATH of the scheduler and the workers? (see README.md)") from None
-                if mode == "none" != self.sandbox_mode and worker not in warned and self.warn is not None:
+                    cause = _cause(exc)
+                    if "No module named 'grader'" in str(exc):
+                        raise ExecutorError(f"{self.address}: the scheduler or a worker cannot load the grader "
+                                            f"({cause}); is this project on their PYTHONPATH? (see README.md)") from None
+                    if attempt < MAX_ATTEMPTS:
+                        self._say(f"warning: {self.address}: grading a submission failed ({cause}); "
+                                  "sending it once more")
+                        send(key, source, attempt + 1)
+                        continue
+                    self._say(f"warning: {self.address}: grading a submission failed {attempt} times ({cause}); "
+                              "its record says so")
+                    report, worker, mode = _failed_report(spec, test_names, cause), None, self.sandbox_mode
+                if mode == "none" != self.sandbox_mode and worker not in warned:
                     warned.add(worker)
-                    self.warn(f"warning: Dask worker {worker} grades WITHOUT a sandbox (bubblewrap does not work "
+                    self._say(f"warning: Dask worker {worker} grades WITHOUT a sandbox (bubblewrap does not work "
                               "there); learner code runs with rlimits only and could tamper with the grading")
-                send_next()
+                for item in itertools.islice(pending, 1):
+                    send(*item)
                 yield key, report
         finally:
-            if keys:
-                self.client.cancel(list(keys))
+            if sent:
+                self.client.cancel(list(sent))
+
+    def _say(self, text):
+        if self.warn is not None:
+            self.warn(text)
 
 
 def grade_on_worker(spec, limits, test_names, sandbox_mode, client_fingerprint, source):
@@ -178,6 +199,25 @@ def fingerprint():
         digest.update(path.relative_to(GRADER_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return {"grader code": digest.hexdigest()[:16], "numpy": numpy.__version__,
             "Python": ".".join(platform.python_version_tuple()[:2])}
+
+
+def _failed_report(spec, test_names, cause):
+    """The report of a submission the cluster failed to grade: every test an error saying why."""
+    builder = ReportBuilder(spec.exercise_id, test_names, spec.points)
+    builder.add({"event": "loaded", "error": None})
+    builder.add({"event": "aborted", "error": f"Grading failed on the Dask cluster, not because of your code "
+                                              f"({cause}); ask for it to be graded again."})
+    return builder.finish()
+
+
+def _cause(exc):
+    """The exception, and where in the grader it was raised (the worker's traceback travels with it)."""
+    ours = [frame for frame in traceback.extract_tb(exc.__traceback__) if "/grader/" in frame.filename]
+    place = ""
+    if ours:
+        file = "grader/" + ours[-1].filename.rsplit("/grader/", 1)[1]  # the same on every machine
+        place = f" in {file}:{ours[-1].lineno} ({ours[-1].name})"
+    return f"{type(exc).__name__}: {_one_line(exc)}{place}"
 
 
 def _one_line(exc):

@@ -135,7 +135,11 @@ class Sandbox:
             ours.close()
             return f"{command[0]}: {exc.strerror}"
         finally:
-            for fd in passed:
+            # `theirs` is closed through its socket object: closing its number behind the object's back would
+            # let the object close that number again when collected, by then maybe another thread's file or
+            # pipe (in a Dask worker, a checker's events pipe: EBADF, or reports read from the wrong pipe).
+            theirs.close()
+            for fd in passed[1:]:
                 os.close(fd)
         ours.settimeout(STARTUP_TIMEOUT)
         try:

@@ -248,8 +248,15 @@ class InProcessLearner:
         return None
 
 
+def python_source(text):
+    """The learner's code as Python reads it from a file: without a leading UTF-8 byte-order mark (U+FEFF,
+    which Windows editors write), which `python3 file.py` skips but `compile` of a str refuses."""
+    return text.removeprefix("\ufeff")
+
+
 def load_submission(entry_name, source):
     """Run the learner's module; return (entry function, None) or (None, error message)."""
+    source = python_source(source)
     try:
         code = compile(source, SUBMISSION_FILENAME, "exec")
     except SyntaxError as exc:
@@ -280,7 +287,8 @@ def try_code(source, calls):
     """
     module = types.ModuleType("submission")
     module.__file__ = SUBMISSION_FILENAME
-    for filename, code, what in ((SUBMISSION_FILENAME, source, "your code"), (SCRATCH_FILENAME, calls, "your calls")):
+    for filename, code, what in ((SUBMISSION_FILENAME, python_source(source), "your code"),
+                                 (SCRATCH_FILENAME, calls, "your calls")):
         try:
             compiled = compile(code, filename, "exec")
         except SyntaxError as exc:

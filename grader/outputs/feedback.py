@@ -1,10 +1,13 @@
 """Feedback for one student, in Markdown: per exercise the score, then each test's name, verdict and message.
 
 Everything that came from a submission or a student's name is shown as text: names are escaped, messages
-and output go in code blocks fenced longer than any run of backticks they hold.
+and output go in code blocks fenced longer than any run of backticks they hold, and control characters are
+spelled out (grader/text.py).
 """
 
 import re
+
+from grader.text import printable
 
 VERDICTS = {"passed": "passed", "failed": "failed", "error": "error", "timeout": "timed out"}
 OUTPUT_SHOWN = 2000  # characters of what the code printed, per exercise
@@ -71,10 +74,11 @@ def points(value):
 
 def escape(text):
     """Markdown text that shows `text` literally, on one line."""
-    text = re.sub(r"[\r\n\x85\u2028\u2029]+", " ", text)
+    text = printable(re.sub(r"[\r\n\x85\u2028\u2029]+", " ", text))
     return re.sub(r"([\\`*_\[\]<>&|~])", r"\\\1", text)
 
 
 def code_block(text):
+    text = printable(text)
     fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", text)), default=0))
     return [fence + "text", *text.splitlines(), fence]

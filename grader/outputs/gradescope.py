@@ -1,11 +1,13 @@
 """Gradescope's autograder results.json for one student (its "Autograder Specifications" format).
 
 One Gradescope test per hidden test, named "exercise: test", its points weighted like the total.
+Control characters in names and outputs are spelled out (grader/text.py): Gradescope shows them as they are.
 """
 
 import json
 
 from grader.outputs.feedback import first_line, points
+from grader.text import printable
 
 VISIBILITY = "visible"
 OUTPUT_LIMIT = 8000  # characters of a test's output shown in Gradescope
@@ -19,7 +21,7 @@ def results(student, plan):
             continue
         for test in record["tests"]:
             seconds += test["duration_ms"] / 1000
-            tests.append({"name": f"{exercise_id}: {test['name']}", "score": round(weight * test["score"], 6),
+            tests.append({"name": printable(f"{exercise_id}: {test['name']}"), "score": round(weight * test["score"], 6),
                           "max_score": round(weight * test["max_score"], 6),
                           "status": "passed" if test["status"] == "passed" else "failed",
                           "output": _output(test), "visibility": VISIBILITY})
@@ -27,7 +29,7 @@ def results(student, plan):
              + (f" ({first_line(r['error'])})" if r["error"] else "")
              for exercise_id, r in ((e, student.records.get(e)) for e in plan.weights) if r is not None]
     return {"score": student.total, "execution_time": round(seconds, 3),
-            "output": "\n".join(lines), "tests": tests}
+            "output": printable("\n".join(lines)), "tests": tests}
 
 
 def render(student, plan):
@@ -41,4 +43,4 @@ def _output(test):
     text = f"{verdict}: {test['message']}" if test["message"] else verdict
     if test.get("stdout"):
         text += "\n\nYour code printed:\n" + test["stdout"]
-    return text[:OUTPUT_LIMIT]
+    return printable(text[:OUTPUT_LIMIT])

@@ -2,7 +2,7 @@
 
 Score distribution, then for each exercise every test's pass rate, its most common failure messages and
 the students who do not pass it, then each student with where they are stuck (the first test not passed).
-Everything from records is escaped.
+Everything from records is escaped (HTML, and control characters spelled out: grader/text.py).
 """
 
 import collections
@@ -10,6 +10,7 @@ import html
 import statistics
 
 from grader.outputs.feedback import first_line, points
+from grader.text import printable
 
 BUCKETS = 10
 COMMON_FAILURES = 3
@@ -39,7 +40,7 @@ code { white-space: pre-wrap; word-break: break-word; font-size: .85rem; }
 
 
 def render(students, plan):
-    e = html.escape
+    e = escape
     percentages = [s.percentage for s in students]
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -71,7 +72,7 @@ def _distribution(percentages):
 
 
 def _exercise(exercise_id, students):
-    e = html.escape
+    e = escape
     records = [s.records[exercise_id] for s in students]
     names = [t["name"] for t in records[0]["tests"]] if records else []
     rows = []
@@ -95,7 +96,7 @@ def _exercise(exercise_id, students):
 
 
 def _students(students, plan):
-    e = html.escape
+    e = escape
     header = "".join(f"<th>{e(exercise_id)}</th>" for exercise_id in plan.weights)
     rows = []
     for student in students:
@@ -112,7 +113,7 @@ def _students(students, plan):
 
 
 def _where(record):
-    e = html.escape
+    e = escape
     if record is None:
         return '<span class="muted">no result</span>'
     score = f"{points(record['score'])}/{points(record['max_score'])}"
@@ -126,12 +127,16 @@ def _where(record):
     return f'{score} <span class="stuck">stuck at: {e(stuck["name"])} ({e(stuck["status"])})</span>'
 
 
+def escape(text):
+    return html.escape(printable(text))
+
+
 def _bar(fraction):
     return f'<div class="bar"><span style="width: {100 * fraction:.1f}%"></span></div>'
 
 
 def _names(names):
-    e = html.escape
+    e = escape
     shown = ", ".join(e(name) for name in names[:STUDENTS_LISTED])
     more = f" and {len(names) - STUDENTS_LISTED} more" if len(names) > STUDENTS_LISTED else ""
     return shown + more

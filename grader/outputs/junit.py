@@ -1,14 +1,15 @@
 """JUnit XML, as CI systems and LMS plug-ins read it: one testsuite per student and exercise.
 
 A failed test is a <failure>, an error or a timeout an <error>; what the code printed is the
-testcase's <system-out>.  Characters XML 1.0 cannot hold (most control characters) are written as
-\\xNN escapes; ElementTree escapes the rest.
+testcase's <system-out>.  Control and format characters (grader/text.py) and the others XML 1.0
+cannot hold are written as escapes; ElementTree escapes the rest.
 """
 
 import re
 import xml.etree.ElementTree as ElementTree
 
 from grader.outputs.feedback import first_line
+from grader.text import printable
 
 NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -56,4 +57,4 @@ def _count(element, children):
 
 
 def _text(text):
-    return NOT_XML.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
+    return NOT_XML.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), printable(text))
