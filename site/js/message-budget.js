@@ -1,9 +1,8 @@
-// What the page takes from one grading worker once the learner's code runs there: that code can
-// post messages of its own (js.postMessage), as many and as large as it likes, and each one the
-// page receives costs its main thread time. A run's worker may send at most MAX_MESSAGES messages
-// of MAX_SIZE in all (about what the engine's own events can reach, many times over); the page
-// ends the run and terminates the worker at the first message past that, which also drops the
-// ones still queued.
+// What is taken from one grading worker once the learner's code runs there: that code can post
+// messages of its own (js.postMessage), as many and as large as it likes. A run's worker may send
+// at most MAX_MESSAGES messages of MAX_SIZE in all (many times what the engine's own events can
+// reach); the relay (worker-relay.js) terminates the worker at the first message past that, and
+// the page ends the run.
 
 export const MAX_MESSAGES = 100_000; // a grading's events: at most ~32,000 of printed text, a few per test
 export const MAX_SIZE = 4_000_000; // characters of text, plus one per value and entry

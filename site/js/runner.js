@@ -3,8 +3,9 @@
 // so nothing a submission does (patching numpy, builtins, the worker itself) can
 // reach a later run. A spare is kept booted, so a run that has to be cut short
 // (time limit, Stop, crash) is followed at once by one on a ready interpreter.
-import { MAX_MESSAGES, MessageBudget } from "./message-budget.js";
+import { MAX_MESSAGES } from "./message-budget.js";
 import { SnapshotStore } from "./python-snapshot.js";
+import { RELAY_NAME } from "./worker-relay.js";
 import { MESSAGE_LIMIT, ReportBuilder } from "./report.js";
 
 // Fresh workers kept besides the one the next run gets. Each costs a Pyodide boot
@@ -423,9 +424,10 @@ function describePlace(where) {
   return `Stopped at line ${where.line} of your code${inFunction}: ${text(where.code, 200)}`;
 }
 
-// `value` from a worker's message as text of at most `limit` UTF-16 units (null: no limit).
+// `value` from a worker's message as text of at most `limit` UTF-16 units (null: no limit); what is
+// not text is not converted (the learner's code could post an object whose conversion throws).
 function text(value, limit = null) {
-  const string = typeof value === "string" ? value : String(value ?? "");
+  const string = typeof value === "string" ? value : value == null ? "" : "(not text)";
   return limit !== null && string.length > limit ? `${string.slice(0, limit)} [cut]` : string;
 }
 
@@ -441,10 +443,10 @@ class PythonWorker {
     this.onRunMessage = () => {};
     this.onCrash = null;
     this.onFlood = () => {};
-    this.budget = new MessageBudget(); // what this worker may still send once learner code can run in it
     // With cross-origin isolation Python can be interrupted (a KeyboardInterrupt) instead of killed.
     this.interruptBuffer = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    this.worker = new Worker(urls.worker);
+    // The relay (worker-relay.js) starts the grading worker and bounds and batches what it sends.
+    this.worker = new Worker(urls.worker, { name: RELAY_NAME });
     const setStatus = (text) => {
       this.status = text;
       on.status(text);
@@ -455,12 +457,20 @@ class PythonWorker {
         setStatus(`Python failed to load: ${text}`);
         reject(new Error(`Python failed to load: ${text}`));
       };
+      const failed = (text) => {
+        if (this.isBooting) failToLoad(text);
+        else if (this.onCrash) this.onCrash(text);
+        // Otherwise e.g. a JS callback scheduled by the learner's code threw after its run.
+        else console.warn("Grading worker:", text);
+      };
       this.worker.onmessage = ({ data }) => {
-        // Once ready, anything may come from the learner's code: only a run takes it, within the budget.
-        // Before that, messages come from the worker's own code only.
-        if (this.isReady) {
-          if (this.budget.take(data)) this.onRunMessage(data);
-          else this.flooded();
+        // Once ready, anything may come from the learner's code (in batches, within the relay's budget):
+        // only a run takes it. Before that, messages come from the worker's own code only.
+        if (data.type === "worker-error") {
+          failed(String(data.message));
+        } else if (this.isReady) {
+          if (data.type === "batch") data.messages.forEach((message) => this.onRunMessage(message));
+          else if (data.type === "flooded") this.onFlood();
         } else if (data.type === "status") {
           setStatus(data.text);
         } else if (data.type === "ready") {
@@ -483,11 +493,7 @@ class PythonWorker {
       };
       this.worker.onerror = (event) => {
         event.preventDefault();
-        const text = event.message || "the worker failed";
-        if (this.isBooting) failToLoad(text);
-        else if (this.onCrash) this.onCrash(text);
-        // Otherwise e.g. a JS callback scheduled by the learner's code threw after its run.
-        else console.warn("Grading worker:", text);
+        failed(event.message || "the relay worker failed");
       };
     });
     // Awaited by a run; this only keeps an early failure from being reported as unhandled.
@@ -512,13 +518,5 @@ class PythonWorker {
   terminate() {
     this.worker.terminate();
     this.isBooting = false;
-  }
-
-  // Past the budget: the worker goes (its queued messages with it) and its run ends, once.
-  flooded() {
-    if (this.worker.onmessage === null) return;
-    this.worker.onmessage = null;
-    this.terminate();
-    this.onFlood();
   }
 }

@@ -1,9 +1,12 @@
 // Grading worker: runs Pyodide and the pure grader (grader/core) off the page's thread.
 //
-// Build note: this is a CLASSIC worker (the page calls `new Worker(url)` without
-// {type: "module"}). It has no imports or exports, so bundle it with esbuild as
-// format "iife" (any format works); Pyodide is not bundled: importScripts()
-// loads `pyodide.js` at runtime from the `pyodideUrl` the page sends.
+// Build note: this is a CLASSIC worker (started without {type: "module"}): bundle it with
+// esbuild as format "iife"; Pyodide is not bundled: importScripts() loads `pyodide.js` at
+// runtime from the `pyodideUrl` the page sends.
+//
+// The page starts this script as the relay (named RELAY_NAME, see worker-relay.js), which starts
+// it again as the grading worker and passes messages between the two; "page" below means the
+// page through the relay.
 //
 // Protocol (see the site contract): page -> worker {type:"init"} then one {type:"grade"} (from
 // test number firstTest on) or {type:"try"}; worker -> page "status", "wasm-module" (when it
@@ -14,6 +17,8 @@
 // {output: the rest, error}, and "stuck" {where} when a KeyboardInterrupt sent through the
 // interrupt buffer reaches Python. The page owns the time limits and gives each run a new worker:
 // it terminates this one. The learner's code can post messages too: the page bounds what it takes.
+
+import { relay, RELAY_NAME } from "./worker-relay.js";
 
 const GRADER_DIR = "/home/pyodide/grader-core";
 const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to fds 1/2
@@ -82,8 +87,11 @@ const decoder = new TextDecoder();
 // Kept from the start: the learner's code can rebind self.postMessage, but not this.
 const postToPage = self.postMessage.bind(self);
 
+if (self.name === RELAY_NAME) relay(self.location.href);
+else self.onmessage = serve;
+
 // The page sends "grade" only after "ready", once.
-self.onmessage = ({ data }) => {
+function serve({ data }) {
   if (data.type === "init") {
     init(data).then(
       (boot) => postToPage({ type: "ready", boot }),
@@ -94,7 +102,7 @@ self.onmessage = ({ data }) => {
   } else if (data.type === "try") {
     tryRun(data);
   }
-};
+}
 
 async function init({ pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule, snapshot, makeSnapshot }) {
   status("Loading Python…");
