@@ -440,6 +440,7 @@ class PythonWorker {
     this.status = "Loading Python…";
     this.isBooting = true;
     this.isReady = false;
+    this.isTerminated = false;
     this.onRunMessage = () => {};
     this.onCrash = null;
     this.onFlood = () => {};
@@ -469,7 +470,12 @@ class PythonWorker {
         if (data.type === "worker-error") {
           failed(String(data.message));
         } else if (this.isReady) {
-          if (data.type === "batch") data.messages.forEach((message) => this.onRunMessage(message));
+          if (data.type === "batch") {
+            for (const message of data.messages) {
+              if (this.isTerminated) break; // e.g. the run was cut: what the worker sent after that is dropped
+              this.onRunMessage(message);
+            }
+          }
           else if (data.type === "flooded") this.onFlood();
         } else if (data.type === "status") {
           setStatus(data.text);
@@ -518,5 +524,6 @@ class PythonWorker {
   terminate() {
     this.worker.terminate();
     this.isBooting = false;
+    this.isTerminated = true;
   }
 }

@@ -254,16 +254,16 @@ def test_kept_results_are_checked_and_a_full_storage_is_said(page, base_url, ope
     assert page.locator("#results canvas").count() == 0  # the forged results are not drawn
     assert page.locator("#results .results-placeholder").is_visible()
 
-    notice = page.get_by_role("alert").filter(has_text="storage")
+    notice = page.locator("#storage-notice")
     fill_storage(page, "mlex:results:old-")
     set_code(page, SOLUTION + "# edited\n")
-    expect(notice).to_contain_text("storage for this site is full, so your latest code is not saved")
+    expect(page.get_by_role("alert")).to_contain_text("storage for this site is full, so your latest code is not saved")
     page.get_by_role("button", name="Clear saved results").click()
     expect(notice).to_contain_text("your latest code is saved again")
     assert page.evaluate("localStorage.getItem('mlex:code:sinusoidal_pe')") == SOLUTION + "# edited\n"
 
     fill_storage(page, "mlex:code:other-")  # full of what clearing results does not free
-    set_code(page, SOLUTION + "# edited again\n")
+    set_code(page, SOLUTION + "# edited again\n" * 50)  # longer: a slightly longer value may still fit
     page.get_by_role("button", name="Clear saved results").click()
     expect(notice).to_contain_text("still full, so your latest code is not saved")
     wait_for_editor(page)
