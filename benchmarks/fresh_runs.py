@@ -53,7 +53,7 @@ BOOT_AND_REUSE = """async (source) => {
   const booted = performance.now();
   let rerun = 0;
   for (const runId of [1, 2]) {
-    const reported = next("report");
+    const reported = next("graded");
     const posted = performance.now();
     worker.postMessage({ type: "grade", runId, spec, source });
     await reported;

@@ -73,7 +73,7 @@ class ReportBuilder:
         elif kind == "loaded":
             error = event.get("error")
             if error is not None:
-                error = _text(event, "error")
+                error = _text(event, "error", MESSAGE_LIMIT)
                 self.load_status = event.get("status", "error")
                 if self.load_status not in ("error", "timeout"):
                     raise InvalidEvent(f"invalid load status {self.load_status!r}"[:200])
@@ -94,7 +94,7 @@ class ReportBuilder:
             self.results[index] = result
             self.running = None
         elif kind == "aborted":
-            self.aborted = _text(event, "error")
+            self.aborted = _text(event, "error", MESSAGE_LIMIT)
         elif kind == "done":
             self.done = True
         elif kind != "start":
@@ -188,11 +188,11 @@ def _check_array(array):
             raise InvalidEvent("a compared array's values do not match its shape")
 
 
-def _text(event, key):
+def _text(event, key, limit=None):
     value = event.get(key, "")
     if type(value) is not str:
         raise InvalidEvent(f"{key} must be a string")
-    return clean_text(value)
+    return clean_text(value, limit)
 
 
 def clean_text(text, limit=None):

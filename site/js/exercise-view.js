@@ -6,7 +6,9 @@
 // DOM ids and data attributes: see the site contract.
 import { createEditor, goToLine, setText, showProblems } from "./editor.js";
 import { codeProblems, renderProblem, renderResults, renderRunning } from "./results.js";
+import { parseSavedResults, RESULTS_PREFIX, savedResultsText } from "./saved-results.js";
 import { storageGet, storageSet } from "./storage.js";
+import { StorageNotice } from "./storage-notice.js";
 import { successPanel } from "./success-panel.js";
 
 const SAVE_DELAY_MS = 400;
@@ -17,7 +19,7 @@ export function mountExercise(runner) {
   const exerciseId = body.dataset.exerciseId;
   const codeKey = `mlex:code:${exerciseId}`;
   const progressKey = `mlex:progress:${exerciseId}`;
-  const resultsKey = `mlex:results:${exerciseId}`; // {report, interruption, source} of the last run
+  const resultsKey = `${RESULTS_PREFIX}${exerciseId}`; // {report, interruption, source} of the last run (saved-results.js)
   const attemptsKey = `mlex:attempts:${exerciseId}`; // runs of the tests, a number
   const viewKey = `mlex:view:${exerciseId}`; // {hints: how many are shown, compare: side-by-side open}
   const callsKey = `mlex:try:${exerciseId}`; // the "Try your code" box
@@ -38,6 +40,7 @@ export function mountExercise(runner) {
 
   let specRequest = null;
   loadSpec().catch(() => {}); // fetched early; a failure shows when Run is pressed
+  const storageNotice = new StorageNotice();
 
   // --- Editor and saved code ---
 
@@ -54,7 +57,7 @@ export function mountExercise(runner) {
     if (saveTimer === null) return;
     clearTimeout(saveTimer);
     saveTimer = null;
-    storageSet(codeKey, view.state.doc.toString());
+    storageNotice.save("your latest code", () => storageSet(codeKey, view.state.doc.toString()));
   }
 
   document.getElementById("reset-button").addEventListener("click", () => {
@@ -103,7 +106,8 @@ export function mountExercise(runner) {
       });
       recordProgress(report.passed);
       storageSet(attemptsKey, String(attempts() + 1));
-      storageSet(resultsKey, JSON.stringify({ report, interruption, source }));
+      const results = savedResultsText(report, interruption, source);
+      storageNotice.save("the results of this run", () => storageSet(resultsKey, results));
       showResults(report, interruption, source);
       if (report.passed) revealSolution();
       return report;
@@ -136,14 +140,14 @@ export function mountExercise(runner) {
     tryOutput.hidden = false;
     tryOutput.classList.add("stale");
     tryOutput.setAttribute("aria-busy", "true");
-    let printing = false;
-    const showPrinted = (text) => { // what the code prints, as it runs
-      if (!printing) {
-        printing = true;
+    let printed = null; // one text node for what the code prints, as it runs (the runner caps it)
+    const showPrinted = (text) => {
+      if (printed === null) {
+        printed = document.createTextNode("");
         tryOutput.classList.remove("stale");
-        tryOutput.replaceChildren();
+        tryOutput.replaceChildren(printed);
       }
-      tryOutput.append(text);
+      printed.appendData(text);
     };
     try {
       const spec = await loadSpec();
@@ -269,11 +273,12 @@ export function mountExercise(runner) {
 
   const savedHints = Number(viewState().hints) || 0;
   for (let shown = 0; hintButton && shown < savedHints && showHint(); shown += 1);
-  const saved = parseStored(resultsKey);
-  if (Array.isArray(saved?.report?.tests) && typeof saved.source === "string") {
+  const savedResults = storageGet(resultsKey);
+  if (savedResults !== null) {
     try {
-      showResults(saved.report, saved.interruption ?? null, saved.source);
-    } catch (err) { // stored by another version of the site, or damaged: the next run replaces it
+      const { report, interruption, source } = parseSavedResults(savedResults);
+      showResults(report, interruption, source);
+    } catch (err) { // stored by another version of the site, damaged or forged: the next run replaces it
       console.warn("Could not show the saved results:", err);
     }
   }
@@ -292,6 +297,7 @@ export function mountExercise(runner) {
     saveCode();
     window.removeEventListener("keydown", runOnModEnter, true);
     window.removeEventListener("pagehide", saveCode);
+    storageNotice.unmount();
     editor.destroy();
     if (window.editorView === view) delete window.editorView;
     if (window.gradeSubmission === gradeSubmission) delete window.gradeSubmission;

@@ -2,7 +2,9 @@
 // the learner's array, the expected one and their difference, as heatmaps (2-D) or line
 // plots (1-D) on plain canvases. Each has its colour scale or value range and a text
 // alternative naming the shape, the range and the worst entry; the entry under the pointer
-// is read out below the pictures.
+// is read out below the pictures. Reports are checked before they get here (report.js); a picture
+// still never has more entries than a checked comparison allows, whatever it is given.
+import { COMPARISON_MAX_LENGTH, COMPARISON_MAX_SIDE } from "./report.js";
 
 const SIZE = 120; // CSS pixels of a picture's longer side
 const MIN_SIDE = 40;
@@ -120,10 +122,17 @@ function linePlot(array, [low, high]) {
 
 // --- data ---
 
+// {shape, step, rows, cols, data}, or null when there is nothing to draw or more than allowed.
 function decode(array) {
   if (!array) return null;
   const rows = array.shape.length === 2 ? array.values : [array.values];
-  const data = rows.flat().map((value) => (typeof value === "string" ? NON_FINITE[value] : value));
+  const [maxRows, maxCols] = array.shape.length === 2 ? [COMPARISON_MAX_SIDE, COMPARISON_MAX_SIDE]
+    : [1, COMPARISON_MAX_LENGTH];
+  if (!Array.isArray(rows) || rows.length < 1 || rows.length > maxRows
+      || !rows.every((row) => Array.isArray(row) && row.length === rows[0].length && row.length <= maxCols)) {
+    return null;
+  }
+  const data = rows.flat().map((value) => (typeof value === "string" ? NON_FINITE[value] : Number(value)));
   return { shape: array.shape, step: array.step, rows: rows.length, cols: rows[0].length, data };
 }
 

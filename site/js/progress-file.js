@@ -7,6 +7,8 @@
 //
 // Importing merges: each entry in the file replaces the same entry here, entries the
 // file does not have are kept, and a "solved" mark is never lowered to "attempted".
+// Saved results are checked as the exercise page checks its own (saved-results.js).
+import { parseSavedResults, RESULTS_PREFIX } from "./saved-results.js";
 
 export const FORMAT = "ml-exercises-progress";
 export const VERSION = 1;
@@ -61,6 +63,13 @@ export function readProgressFile(text, size) {
     if (key.startsWith(PROGRESS_PREFIX) && !PROGRESS_STATES.includes(value)) {
       throw new Error(`The file's entry "${key}" is ${JSON.stringify(value.slice(0, 40))}; `
         + `it should be "solved" or "attempted".`);
+    }
+    if (key.startsWith(RESULTS_PREFIX)) {
+      try {
+        parseSavedResults(value);
+      } catch (err) {
+        throw new Error(`The file's entry "${key}" is not valid test results (${err.message}).`);
+      }
     }
   }
   return entries;

@@ -57,7 +57,7 @@ export class ReportBuilder {
     } else if (kind === "loaded") {
       let error = event.error ?? null;
       if (error !== null) {
-        error = textField(event, "error");
+        error = textField(event, "error", MESSAGE_LIMIT);
         const status = event.status === undefined ? "error" : event.status;
         if (!LOAD_STATUSES.includes(status)) throw new InvalidEvent(`invalid load status ${repr(status)}`);
         this.loadStatus = status;
@@ -78,7 +78,7 @@ export class ReportBuilder {
       this.results.set(index, test);
       this.running = null;
     } else if (kind === "aborted") {
-      this.aborted = textField(event, "error");
+      this.aborted = textField(event, "error", MESSAGE_LIMIT);
     } else if (kind === "done") {
       this.done = true;
     } else if (kind !== "start") {
@@ -151,6 +151,55 @@ class Output {
   }
 }
 
+// Most tests an exercise has, and the longest test or exercise name, in a report checked by checkReport.
+const MAX_TESTS = 1000;
+const NAME_LIMIT = 1000;
+const CUT = " [cut]"; // what cleanText adds to text it cut
+
+/**
+ * Throws InvalidEvent unless `report` has the shape and limits of one finish() makes: a report the
+ * page kept (or a progress file brought) is checked by this before it is drawn or stored again.
+ */
+export function checkReport(report) {
+  if (!isPlainObject(report)) throw new InvalidEvent("a report must be an object");
+  checkText(report, "exercise", NAME_LIMIT);
+  if (typeof report.passed !== "boolean") throw new InvalidEvent("a report's passed must be true or false");
+  if (report.error !== null) checkText(report, "error", MESSAGE_LIMIT + CUT.length);
+  checkText(report, "stdout", STDOUT_LIMIT + TRUNCATED.length);
+  checkNumbers(report, "score", "max_score");
+  const { tests } = report;
+  if (!Array.isArray(tests) || tests.length > MAX_TESTS) {
+    throw new InvalidEvent(`a report's tests must be a list of at most ${MAX_TESTS}`);
+  }
+  for (const test of tests) {
+    if (!isPlainObject(test)) throw new InvalidEvent("a test must be an object");
+    checkText(test, "name", NAME_LIMIT);
+    if (!STATUSES.includes(test.status)) throw new InvalidEvent(`invalid status ${repr(test.status)}`);
+    checkText(test, "message", MESSAGE_LIMIT + CUT.length);
+    checkText(test, "stdout", STDOUT_LIMIT + TRUNCATED.length);
+    checkNumbers(test, "duration_ms", "score", "max_score");
+    if (test.duration_ms < 0) throw new InvalidEvent(`invalid duration ${repr(test.duration_ms)}`);
+    if (Object.hasOwn(test, "comparison")) checkComparison(test.comparison);
+  }
+}
+
+// Lengths in code points, as the builder counts them; UTF-16 units are at least as many, so most
+// texts pass on their length alone.
+function checkText(object, key, limit) {
+  const value = object[key];
+  if (typeof value !== "string" || (value.length > limit && Array.from(value).length > limit)) {
+    throw new InvalidEvent(`${key} must be text of at most ${limit} characters`);
+  }
+}
+
+function checkNumbers(object, ...keys) {
+  for (const key of keys) {
+    if (typeof object[key] !== "number" || !Number.isFinite(object[key])) {
+      throw new InvalidEvent(`${key} must be a finite number`);
+    }
+  }
+}
+
 // `value` if it is a valid comparison (see grader/core/comparison.py), else InvalidEvent.
 function checkComparison(value) {
   if (!isPlainObject(value) || Object.keys(value).sort().join() !== "expected,got") {
@@ -188,10 +237,10 @@ function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function textField(event, key) {
+function textField(event, key, limit = null) {
   const value = event[key] === undefined ? "" : event[key];
   if (typeof value !== "string") throw new InvalidEvent(`${key} must be a string`);
-  return cleanText(value);
+  return cleanText(value, limit);
 }
 
 // `text` as valid Unicode (lone surrogates replaced by "?", as Python's encode(errors="replace")

@@ -3,8 +3,10 @@
 // so nothing a submission does (patching numpy, builtins, the worker itself) can
 // reach a later run. A spare is kept booted, so a run that has to be cut short
 // (time limit, Stop, crash) is followed at once by one on a ready interpreter.
+import { MAX_MESSAGES } from "./message-budget.js";
 import { SnapshotStore } from "./python-snapshot.js";
-import { ReportBuilder } from "./report.js";
+import { RELAY_NAME } from "./worker-relay.js";
+import { MESSAGE_LIMIT, ReportBuilder } from "./report.js";
 
 // Fresh workers kept besides the one the next run gets. Each costs a Pyodide boot
 // (a few seconds of CPU) and its memory; one is enough for a run right after a runaway loop.
@@ -16,6 +18,11 @@ const SPARE_DELAY_MS = 1000;
 // How long Python may take to act on a KeyboardInterrupt before its worker is terminated.
 const INTERRUPT_GRACE_MS = 300;
 const STOPPED = ["error", "Stopped: you pressed Stop before the tests finished."];
+// What "Try your code" shows of what the code prints, as the worker keeps (RAW_OUTPUT_LIMIT there).
+export const TRY_OUTPUT_LIMIT = 64_000;
+const TRY_TRUNCATED = `\n[output truncated: more than ${TRY_OUTPUT_LIMIT} characters]\n`;
+const FLOODED = ["error", `Stopped: your code sent the page more than ${MAX_MESSAGES} messages, or too much `
+  + "text, which the page does not take (e.g. through js.postMessage)."];
 
 export class Runner {
   /**
@@ -209,6 +216,7 @@ class Run {
     this.worker = worker;
     worker.onRunMessage = (data) => data.runId === this.id && this.receive(data);
     worker.onCrash = (text) => this.end(["error", `The Python runtime stopped unexpectedly (${text}).`], false);
+    worker.onFlood = () => this.end(FLOODED, false);
     worker.post(this.message(first));
     this.postedAt = performance.now();
     const seconds = Number(this.limits.total);
@@ -222,7 +230,7 @@ class Run {
       if (data.type === "stuck") this.stopping(data.where);
       return; // anything else comes after the moment the run was cut
     }
-    if (data.type === "run-error") this.end(["error", data.error], false);
+    if (data.type === "run-error") this.end(["error", text(data.error, MESSAGE_LIMIT)], false);
     else this.answer(data);
   }
 
@@ -285,7 +293,6 @@ class GradingRun extends Run {
     this.source = source;
     this.testTimer = null;
     this.testStartedAt = 0;
-    this.continued = false; // true once tests ran on more than one worker: the page builds the report
   }
 
   message(first) {
@@ -303,9 +310,9 @@ class GradingRun extends Run {
       }
       this.onTestEvent(data.event);
       this.onEvent(data.event);
-    } else if (data.type === "report") {
-      // After a continuation the worker's report covers only its own tests; the builder saw them all.
-      this.settle({ report: this.continued ? this.builder.finish() : data.report, interruption: null });
+    } else if (data.type === "graded") {
+      // The report is the page's own, from the events it checked (the learner's code could post any other).
+      this.settle({ report: this.builder.finish(), interruption: null });
     }
   }
 
@@ -329,7 +336,6 @@ class GradingRun extends Run {
       this.builder.add(event);
       this.onEvent(event);
       this.worker = null;
-      this.continued = true;
       if (this.endRequested !== null) this.finish(this.endRequested, null);
       else if (index + 1 < this.spec.test_names.length) this.continueFrom(index + 1);
       else this.settle({ report: this.builder.finish(), interruption: null });
@@ -371,7 +377,16 @@ class TryRun extends Run {
     this.source = source;
     this.calls = calls;
     this.onOutput = onOutput;
-    this.output = ""; // printed so far
+    this.output = ""; // printed so far, at most TRY_OUTPUT_LIMIT characters and the note that it was cut
+  }
+
+  // Keeps `printed` up to the limit and passes on what was kept.
+  keep(printed) {
+    const room = TRY_OUTPUT_LIMIT - this.output.length;
+    if (room < 0 || printed === "") return;
+    const kept = printed.length > room ? printed.slice(0, room) + TRY_TRUNCATED : printed;
+    this.output += kept;
+    this.onOutput(kept);
   }
 
   message() {
@@ -380,11 +395,11 @@ class TryRun extends Run {
 
   answer(data) {
     if (data.type === "output") {
-      const text = String(data.text);
-      this.output += text;
-      this.onOutput(text);
+      this.keep(text(data.text));
     } else if (data.type === "tried") {
-      this.settle({ output: this.output + String(data.output), error: data.error, interruption: null });
+      this.keep(text(data.output));
+      this.settle({ output: this.output, error: data.error == null ? null : text(data.error, MESSAGE_LIMIT),
+        interruption: null });
     }
   }
 
@@ -405,8 +420,15 @@ function withPlace(message, where) {
 // when `where` is missing or not that shape (the learner's code can post messages of its own).
 function describePlace(where) {
   if (typeof where !== "object" || where === null || !Number.isInteger(where.line)) return null;
-  const inFunction = where.function === "<module>" ? "" : ` (in ${String(where.function)})`;
-  return `Stopped at line ${where.line} of your code${inFunction}: ${String(where.code)}`;
+  const inFunction = where.function === "<module>" ? "" : ` (in ${text(where.function, 200)})`;
+  return `Stopped at line ${where.line} of your code${inFunction}: ${text(where.code, 200)}`;
+}
+
+// `value` from a worker's message as text of at most `limit` UTF-16 units (null: no limit); what is
+// not text is not converted (the learner's code could post an object whose conversion throws).
+function text(value, limit = null) {
+  const string = typeof value === "string" ? value : value == null ? "" : "(not text)";
+  return limit !== null && string.length > limit ? `${string.slice(0, limit)} [cut]` : string;
 }
 
 // A Pyodide worker: boots as soon as `bootWith` resolves, then does one run. bootWith:
@@ -418,11 +440,14 @@ class PythonWorker {
     this.status = "Loading Python…";
     this.isBooting = true;
     this.isReady = false;
+    this.isTerminated = false;
     this.onRunMessage = () => {};
     this.onCrash = null;
+    this.onFlood = () => {};
     // With cross-origin isolation Python can be interrupted (a KeyboardInterrupt) instead of killed.
     this.interruptBuffer = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    this.worker = new Worker(urls.worker);
+    // The relay (worker-relay.js) starts the grading worker and bounds and batches what it sends.
+    this.worker = new Worker(urls.worker, { name: RELAY_NAME });
     const setStatus = (text) => {
       this.status = text;
       on.status(text);
@@ -433,8 +458,26 @@ class PythonWorker {
         setStatus(`Python failed to load: ${text}`);
         reject(new Error(`Python failed to load: ${text}`));
       };
+      const failed = (text) => {
+        if (this.isBooting) failToLoad(text);
+        else if (this.onCrash) this.onCrash(text);
+        // Otherwise e.g. a JS callback scheduled by the learner's code threw after its run.
+        else console.warn("Grading worker:", text);
+      };
       this.worker.onmessage = ({ data }) => {
-        if (data.type === "status") {
+        // Once ready, anything may come from the learner's code (in batches, within the relay's budget):
+        // only a run takes it. Before that, messages come from the worker's own code only.
+        if (data.type === "worker-error") {
+          failed(String(data.message));
+        } else if (this.isReady) {
+          if (data.type === "batch") {
+            for (const message of data.messages) {
+              if (this.isTerminated) break; // e.g. the run was cut: what the worker sent after that is dropped
+              this.onRunMessage(message);
+            }
+          }
+          else if (data.type === "flooded") this.onFlood();
+        } else if (data.type === "status") {
           setStatus(data.text);
         } else if (data.type === "ready") {
           if (this.isBooting) on.booted(String(data.boot));
@@ -444,9 +487,6 @@ class PythonWorker {
           resolve();
         } else if (data.type === "init-error") {
           failToLoad(data.error);
-        } else if (!this.isBooting) {
-          this.onRunMessage(data);
-        // What follows is taken only while booting, before any learner code runs in this worker.
         } else if (data.type === "wasm-module") {
           if (data.module instanceof WebAssembly.Module) on.wasmModule(data.module);
         } else if (data.type === "snapshot") {
@@ -459,11 +499,7 @@ class PythonWorker {
       };
       this.worker.onerror = (event) => {
         event.preventDefault();
-        const text = event.message || "the worker failed";
-        if (this.isBooting) failToLoad(text);
-        else if (this.onCrash) this.onCrash(text);
-        // Otherwise e.g. a JS callback scheduled by the learner's code threw after its run.
-        else console.warn("Grading worker:", text);
+        failed(event.message || "the relay worker failed");
       };
     });
     // Awaited by a run; this only keeps an early failure from being reported as unhandled.
@@ -488,5 +524,6 @@ class PythonWorker {
   terminate() {
     this.worker.terminate();
     this.isBooting = false;
+    this.isTerminated = true;
   }
 }

@@ -1,29 +1,34 @@
 // Grading worker: runs Pyodide and the pure grader (grader/core) off the page's thread.
 //
-// Build note: this is a CLASSIC worker (the page calls `new Worker(url)` without
-// {type: "module"}). It has no imports or exports, so bundle it with esbuild as
-// format "iife" (any format works); Pyodide is not bundled: importScripts()
-// loads `pyodide.js` at runtime from the `pyodideUrl` the page sends.
+// Build note: this is a CLASSIC worker (started without {type: "module"}): bundle it with
+// esbuild as format "iife"; Pyodide is not bundled: importScripts() loads `pyodide.js` at
+// runtime from the `pyodideUrl` the page sends.
+//
+// The page starts this script as the relay (named RELAY_NAME, see worker-relay.js), which starts
+// it again as the grading worker and passes messages between the two; "page" below means the
+// page through the relay.
 //
 // Protocol (see the site contract): page -> worker {type:"init"} then one {type:"grade"} (from
 // test number firstTest on) or {type:"try"}; worker -> page "status", "wasm-module" (when it
 // compiled Pyodide itself), "snapshot" {bytes, version} (when asked to make one) or
 // "snapshot-rejected" (when the one it got did not boot), "ready" {boot: how Python started:
-// "restored" | "made-snapshot" | "plain"} | "init-error", then "event"s and "report" |
-// "run-error", or "output" {text}s then "tried" {output: the rest, error}, and "stuck" {where}
-// when a KeyboardInterrupt sent through the interrupt buffer reaches Python. The page owns the
-// time limits and gives each run a new worker: it terminates this one.
+// "restored" | "made-snapshot" | "plain"} | "init-error", then "event"s and "graded" (the page
+// builds the report from the events it checked) | "run-error", or "output" {text}s then "tried"
+// {output: the rest, error}, and "stuck" {where} when a KeyboardInterrupt sent through the
+// interrupt buffer reaches Python. The page owns the time limits and gives each run a new worker:
+// it terminates this one. The learner's code can post messages too: the page bounds what it takes.
+
+import { relay, RELAY_NAME } from "./worker-relay.js";
 
 const GRADER_DIR = "/home/pyodide/grader-core";
 const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to fds 1/2
 
-// A report built from the engine's events, like the offline supervisor's, plus what the
-// code wrote around the engine's capture (e.g. os.write(1, ...)), attributed to no test.
+// The engine's events, plus what the code wrote around the engine's capture (e.g.
+// os.write(1, ...)) as an event attributed to no test.
 const GLUE = `
 import dataclasses, json, linecache, signal, sys
 import numpy  # imported while booting, not in the first run: hidden tests and most submissions use it
 from grader.core.engine import SUBMISSION_FILENAME, GradingSpec, InProcessLearner, load_tests, run_tests, try_code
-from grader.core.report import ReportBuilder
 
 def where_stopped(frame):
     """{line, function, code} of the innermost frame of the learner's code, or None."""
@@ -58,12 +63,9 @@ def run(spec_json, source, post, take_raw_output, post_stuck, first_test):
     fields = json.loads(spec_json)
     spec = GradingSpec(**{f.name: fields[f.name] for f in dataclasses.fields(GradingSpec)})
     tests = load_tests(spec)
-    builder = ReportBuilder(spec.exercise_id, [test.name for test in tests], spec.points)
 
     def emit(event):
-        event = numbered_from(first_test, event)
-        builder.add(event)
-        post(json.dumps(event))
+        post(json.dumps(numbered_from(first_test, event)))
 
     # From test number first_test on: the page continues a run this way after a test over its own time limit.
     run_tests(spec, InProcessLearner(spec.entry, source), emit, tests[first_test:])
@@ -75,7 +77,6 @@ def run(spec_json, source, post, take_raw_output, post_stuck, first_test):
     raw_output = take_raw_output()
     if raw_output:
         emit({"event": "stdout", "text": raw_output, "test": None})
-    return json.dumps(builder.finish())
 `;
 
 let runGrade = null;
@@ -86,8 +87,11 @@ const decoder = new TextDecoder();
 // Kept from the start: the learner's code can rebind self.postMessage, but not this.
 const postToPage = self.postMessage.bind(self);
 
+if (self.name === RELAY_NAME) relay(self.location.href);
+else self.onmessage = serve;
+
 // The page sends "grade" only after "ready", once.
-self.onmessage = ({ data }) => {
+function serve({ data }) {
   if (data.type === "init") {
     init(data).then(
       (boot) => postToPage({ type: "ready", boot }),
@@ -98,7 +102,7 @@ self.onmessage = ({ data }) => {
   } else if (data.type === "try") {
     tryRun(data);
   }
-};
+}
 
 async function init({ pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule, snapshot, makeSnapshot }) {
   status("Loading Python…");
@@ -131,7 +135,7 @@ async function init({ pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule, s
   pyodide.runPython(GLUE, { globals: namespace });
   runGrade = namespace.get("run");
   runTry = namespace.get("try_calls");
-  withholdStorage();
+  withholdPersistence();
   return boot;
 }
 
@@ -175,15 +179,36 @@ function reseedRandom(pyodide) {
   pyodide.runPython("import random; random.seed()");
 }
 
-// The learner's code runs in this worker and can reach its globals: without these it cannot write
-// to the site's caches and stored data (the offline copy of the site, the Python snapshot), which
-// would outlive its run. Nothing the grading needs uses them once Python is up.
-function withholdStorage() {
-  for (const name of ["caches", "indexedDB", "Worker", "SharedWorker"]) {
-    for (let target = self; target !== null; target = Object.getPrototypeOf(target)) {
-      if (Object.prototype.hasOwnProperty.call(target, name)) delete target[name];
+// The learner's code runs in this worker and can reach its globals (through the `js` module).
+// Without these it cannot leave anything for a later run, a reload or another page: the origin's
+// storage (Cache Storage, IndexedDB, the sandboxed and origin-private file systems, storage buckets;
+// the offline copy of the site and the Python snapshot live there, in one quota), other contexts
+// (nested workers, broadcast channels, locks) and the network, whose HTTP cache would keep an entry
+// for each URL it asks for. Each name is deleted from the global or navigator and from every
+// prototype above it, where the browser defines it: the getters and functions are then referenced
+// by nothing (a worker has no fresh realm to take them from, nested workers being gone). Nothing
+// the grading needs uses them once Python is up; the check makes a browser that adds one of these
+// another way fail the boot, not a run.
+const WITHHELD_GLOBALS = [
+  "caches", "indexedDB", "webkitRequestFileSystem", "webkitRequestFileSystemSync",
+  "webkitResolveLocalFileSystemURL", "webkitResolveLocalFileSystemSyncURL",
+  "Worker", "SharedWorker", "BroadcastChannel",
+  "fetch", "XMLHttpRequest", "importScripts", "EventSource", "WebSocket", "WebSocketStream", "WebTransport",
+  "FontFace", "fonts",
+];
+const WITHHELD_NAVIGATOR = ["storage", "storageBuckets", "locks"];
+
+function withholdPersistence() {
+  const withhold = (object, names) => {
+    for (const name of names) {
+      for (let target = object; target !== null; target = Object.getPrototypeOf(target)) {
+        if (Object.prototype.hasOwnProperty.call(target, name)) delete target[name];
+      }
+      if (name in object) throw new Error(`the grading worker cannot withhold ${name} in this browser`);
     }
-  }
+  };
+  withhold(self.navigator, WITHHELD_NAVIGATOR);
+  withhold(self, WITHHELD_GLOBALS);
 }
 
 // Pyodide 0.27's loadPyodide() compiles pyodide.asm.wasm in every worker and has no option to
@@ -228,8 +253,8 @@ function gradeRun({ runId, spec, source, firstTest = 0 }) {
   const postStuck = (json) => postToPage({ type: "stuck", runId, where: JSON.parse(json) });
   rawOutput = "";
   try {
-    const report = JSON.parse(runGrade(JSON.stringify(spec), source, post, takeRawOutput, postStuck, firstTest));
-    postToPage({ type: "report", runId, report });
+    runGrade(JSON.stringify(spec), source, post, takeRawOutput, postStuck, firstTest);
+    postToPage({ type: "graded", runId });
   } catch (err) {
     const text = takeRawOutput();
     // On a fatal error Pyodide dumps its own diagnostics to stderr: that is not the learner's output.

@@ -81,6 +81,18 @@ def shown_results(page):
     return [tuple(row) for row in rows]
 
 
+def import_file(page, name, content):
+    """Import a file through the Import button's file chooser; returns the message shown and whether it is an error."""
+    with page.expect_file_chooser() as chooser:
+        page.click("#import-progress")
+    data = content if isinstance(content, bytes) else content.encode()
+    chooser.value.set_files({"name": name, "mimeType": "application/json", "buffer": data})
+    page.wait_for_function("name => document.getElementById('progress-message').textContent.includes(name)",
+                           arg=name)
+    message = page.locator("#progress-message")
+    return message.inner_text(), "is-error" in (message.get_attribute("class") or "")
+
+
 def grade_in_page(page, source):
     return page.evaluate("source => window.gradeSubmission(source)", source)
 

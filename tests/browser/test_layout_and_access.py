@@ -11,7 +11,7 @@ import json
 import pytest
 
 from conftest import ROOT, wait_until_ready
-from page_helpers import EXERCISES, RUN_MS, set_code, wait_for_results
+from page_helpers import EXERCISES, RUN_MS, import_file, set_code, wait_for_results
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -195,18 +195,6 @@ def test_phone_tabs_editor_wrapping_keyboard_exit_and_scrolling_math(page, base_
 
 def track_counts(page):
     return page.locator(".track-count").all_inner_texts()
-
-
-def import_file(page, name, content):
-    """Import a file through the Import button's file chooser; returns the message shown and whether it is an error."""
-    with page.expect_file_chooser() as chooser:
-        page.click("#import-progress")
-    data = content if isinstance(content, bytes) else content.encode()
-    chooser.value.set_files({"name": name, "mimeType": "application/json", "buffer": data})
-    page.wait_for_function("name => document.getElementById('progress-message').textContent.includes(name)",
-                           arg=name)
-    message = page.locator("#progress-message")
-    return message.inner_text(), "is-error" in (message.get_attribute("class") or "")
 
 
 def stored(page):
