@@ -26,7 +26,6 @@ import inspect
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -36,6 +35,7 @@ from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
 from markup.markdown import MarkdownError, prerender, render_markdown
+from grader.node import NodeError, command as node_command
 from grader.pyodide.dist import DistError, ensure_dist
 
 BUDGET_FRACTION = 0.25  # of time_limit: leaves room for a slower browser and a slower learner solution
@@ -354,8 +354,10 @@ class PyodideError(Exception):
 
 def pyodide_dist():
     """The verified Pyodide folder to pass as `validate_exercise(..., pyodide_dist=...)`."""
-    if shutil.which("node") is None:
-        raise PyodideError("grading in Pyodide needs Node.js: `node` is not on PATH")
+    try:
+        node_command("node")
+    except NodeError as exc:
+        raise PyodideError(f"grading in Pyodide needs Node.js: {exc}") from None
     try:
         return ensure_dist(project_root=PROJECT_ROOT)
     except DistError as exc:
@@ -378,11 +380,11 @@ def _grade_in_pyodide(exercise, sources, dist):
     )
     timeout = NODE_STARTUP_SECONDS + exercise.time_limit * len(sources)
     try:
-        process = subprocess.run(["node", str(NODE_RUNNER), str(dist)],
+        process = subprocess.run([node_command("node"), str(NODE_RUNNER), str(dist)],
                                  input=json.dumps({"files": files, "code": code}),
                                  capture_output=True, text=True, timeout=timeout)
-    except FileNotFoundError:
-        raise PyodideError("Node.js (`node`) is not installed or not on PATH") from None
+    except OSError as exc:
+        raise PyodideError(f"cannot start Node.js: {exc}") from None
     except subprocess.TimeoutExpired:
         raise PyodideError(f"Node did not finish within {timeout:g} s") from None
     if process.returncode != 0 or not process.stdout.strip():

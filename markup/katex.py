@@ -13,11 +13,11 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+from grader.node import NodeError, command, ensure_node_modules
 from grader.pyodide.dist import cache_root
 from markup import mathml_core
 
@@ -108,13 +108,16 @@ def _unclosed_braces(latex):
 
 
 def _run_katex(formulas):
-    if shutil.which("node") is None:
-        raise MathUnavailable("cannot render math: Node.js is not installed (`node` is not on the PATH)")
+    try:
+        node = command("node")
+        ensure_node_modules(PROJECT_ROOT)
+    except NodeError as exc:
+        raise MathUnavailable(f"cannot render math: {exc}") from None
     if not KATEX_PACKAGE.is_file():
         raise MathUnavailable(f"cannot render math: KaTeX is not installed; run `npm ci` in {PROJECT_ROOT}")
     batch = json.dumps([[formula.latex, formula.display] for formula in formulas])
     try:
-        process = subprocess.run(["node", str(NODE_SCRIPT)], input=batch, capture_output=True, text=True,
+        process = subprocess.run([node, str(NODE_SCRIPT)], input=batch, capture_output=True, text=True,
                                  encoding="utf-8", timeout=NODE_SECONDS)
     except subprocess.TimeoutExpired:
         raise MathUnavailable(f"cannot render math: KaTeX took more than {NODE_SECONDS} s") from None

@@ -11,6 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from grader.node import NodeError, ensure_node_modules
 from sitebuild import BuildError
 from sitebuild.cache import digest, files_digest
 
@@ -35,7 +36,10 @@ def bundle(project_root, assets_dir, cache):
     key = digest(files_digest(project_root, ["site/js/**/*.js", "package-lock.json"]), Path(__file__).read_bytes())
     if cache.copy_folder(key, assets_dir):
         return
-    esbuild = ensure_node_modules(project_root) / ".bin" / "esbuild"
+    try:
+        esbuild = ensure_node_modules(project_root) / ".bin" / "esbuild"
+    except NodeError as exc:
+        raise BuildError(str(exc)) from None
     with tempfile.TemporaryDirectory() as scratch:
         # The two formats need two esbuild runs; they run side by side. What page.js imports lazily (the
         # editor, for exercise pages only) goes to content-named chunks.
@@ -63,18 +67,3 @@ def _finish_esbuild(process):
     if stderr.strip():
         print(stderr.strip(), file=sys.stderr)
     return None
-
-
-def ensure_node_modules(project_root):
-    node_modules = project_root / "node_modules"
-    # npm writes this file on every install; older than package-lock.json means stale.
-    installed = node_modules / ".package-lock.json"
-    lock = project_root / "package-lock.json"
-    if not installed.is_file() or installed.stat().st_mtime < lock.stat().st_mtime:
-        print("node_modules is missing or older than package-lock.json: running npm ci", file=sys.stderr)
-        try:
-            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=project_root, check=True,
-                           stdout=sys.stderr)
-        except (OSError, subprocess.CalledProcessError) as exc:
-            raise BuildError(f"`npm ci` in {project_root} failed: {exc}") from None
-    return node_modules

@@ -12,12 +12,13 @@ from grader.exercise import ExerciseError, load_all
 from markup.katex import MathUnavailable
 from markup.markdown import MarkdownError, prerender, render_markdown
 from sitebuild import BuildError
-from sitebuild.bundle import bundle, ensure_node_modules
+from sitebuild.bundle import bundle
 from sitebuild.cache import DiskCache
 from sitebuild.data import grader_core_files, grading_data
 from sitebuild.offline import editor_chunk_url, versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
 from grader.pyodide.dist import DistError, browser_files, cache_root, copy_dist, ensure_dist
+from grader.node import NodeError, ensure_node_modules
 from sitebuild.render import Renderer
 from sitebuild.validation import Validator
 
@@ -90,7 +91,7 @@ def build_site(options):
             # Isolation needs every cross-origin file to opt in (CORP/CORS); a CDN's Pyodide may not.
             write_service_worker(out, (options.project_root / "site" / "js" / "service-worker.js").read_text(),
                                  asset_urls, isolate=options.pyodide_url is None)
-    except (ExerciseError, DistError, MathUnavailable) as exc:
+    except (ExerciseError, DistError, MathUnavailable, NodeError) as exc:
         raise BuildError(str(exc)) from None
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
     return BuildReport(len(pages), time.perf_counter() - started, validator.validated, validator.from_cache,

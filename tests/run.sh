@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-npm ci --no-audit --no-fund --loglevel=error
+# npm packages (with the system's Node.js, else the one requirements.txt installs), once, before the
+# tests build in parallel.
+python3 -c 'from pathlib import Path; from grader.node import ensure_node_modules; ensure_node_modules(Path.cwd())'
 # Debian packages: Chromium for the browser tests, bubblewrap for the offline grader's sandbox.
 missing=""
 [ -x /usr/bin/chromium ] || missing="$missing chromium"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from grader import node as nodejs
 from grader.pyodide import dist as pyodide_dist
 from grader.pyodide.dist import CORE_FILES, DistError, copy_dist, ensure_dist, verify_dist
 
@@ -118,7 +119,7 @@ def test_copy_dist(dist, tmp_path):
 
 
 def run_node(dist: Path, files: dict, code: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["node", str(RUNNER), str(dist)], input=json.dumps({"files": files, "code": code}),
+    return subprocess.run([nodejs.command("node"), str(RUNNER), str(dist)], input=json.dumps({"files": files, "code": code}),
                           capture_output=True, text=True, timeout=300)
 
 

@@ -25,6 +25,7 @@ import time
 import zipfile
 from pathlib import Path
 
+from grader.node import NodeError, ensure_node_modules
 from grader.pyodide.modules import SITE_PACKAGES
 
 PYODIDE_VERSION = "0.27.7"
@@ -126,9 +127,9 @@ def _npm_pyodide(project_root: Path) -> Path:
     folder = project_root / "node_modules" / "pyodide"
     if not folder.is_dir():
         try:
-            subprocess.run(["npm", "ci"], cwd=project_root, check=True)
-        except (OSError, subprocess.CalledProcessError) as e:
-            raise DistError(f"{folder} is missing and `npm ci` in {project_root} failed: {e}") from e
+            ensure_node_modules(project_root)
+        except NodeError as e:
+            raise DistError(f"{folder} is missing: {e}") from None
     package_json = folder / "package.json"
     try:
         version = json.loads(package_json.read_text())["version"]

@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from corpus_cases import load_cases, problems
+from grader import node as nodejs
 from grader.core.engine import GradingSpec, grade, run_tests
 from grader.core.report import MESSAGE_LIMIT, STDOUT_LIMIT, InvalidEvent, ReportBuilder
 from page_helpers import (EXERCISES, HONEST_SUBMISSIONS, ROOT, SOLUTION, STACK_OVERFLOW, TEST_NAMES, grade_in_page,
@@ -315,9 +316,7 @@ def without_durations(report):
 
 
 def test_report_js_matches_report_py(tmp_path):
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
+    node = nodejs.command("node")
     shutil.copyfile(ROOT / "site" / "js" / "report.js", tmp_path / "report.mjs")
     (tmp_path / "driver.mjs").write_text(NODE_DRIVER)
     streams = [events[:cut] for events in recorded_runs()
