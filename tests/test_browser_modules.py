@@ -38,7 +38,7 @@ def test_the_derived_modules_are_those_real_pyodide_imports():
     dist = ensure_dist(project_root=ROOT)
     code = ("import json, pkgutil, sys\n"
             "json.dumps(sorted(set(sys.builtin_module_names) | {m.name for m in pkgutil.iter_modules()}))")
-    process = subprocess.run([nodejs.command("node"), str(ROOT / "grader" / "pyodide" / "node_runner.mjs"), str(dist)],
+    process = subprocess.run([nodejs.node_command(), str(ROOT / "grader" / "pyodide" / "node_runner.mjs"), str(dist)],
                              input=json.dumps({"files": {}, "code": code}), capture_output=True, text=True,
                              timeout=300)
     assert process.returncode == 0, process.stderr

@@ -119,7 +119,7 @@ def test_copy_dist(dist, tmp_path):
 
 
 def run_node(dist: Path, files: dict, code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([nodejs.command("node"), str(RUNNER), str(dist)], input=json.dumps({"files": files, "code": code}),
+    return subprocess.run([nodejs.node_command(), str(RUNNER), str(dist)], input=json.dumps({"files": files, "code": code}),
                           capture_output=True, text=True, timeout=300)
 
 

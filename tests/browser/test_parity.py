@@ -316,7 +316,7 @@ def without_durations(report):
 
 
 def test_report_js_matches_report_py(tmp_path):
-    node = nodejs.command("node")
+    node = nodejs.node_command()
     shutil.copyfile(ROOT / "site" / "js" / "report.js", tmp_path / "report.mjs")
     (tmp_path / "driver.mjs").write_text(NODE_DRIVER)
     streams = [events[:cut] for events in recorded_runs()
