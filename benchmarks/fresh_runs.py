@@ -15,7 +15,6 @@ interrupted instead of killed), in Chromium:
 """
 
 import argparse
-import functools
 import statistics
 import subprocess
 import sys
@@ -27,11 +26,12 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # made_once, which the browser conftest imports
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, IsolatingHandler  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from page_helpers import INFINITE_LOOP, SOLUTION  # noqa: E402
-from sitebuild.serve import SiteServer, make_server  # noqa: E402
+from sitebuild.serve import make_server  # noqa: E402
 
 LOOP_LIMIT_S = 2
 WARM = "window.runner.isWarm()"
@@ -39,16 +39,15 @@ WARM = "window.runner.isWarm()"
 # A standalone grading worker in the page, as the runner starts one: [its boot, then the second of two
 # runs on it (how re-runs went when one interpreter served every run)] in ms.
 BOOT_AND_REUSE = """async (source) => {
-  const assets = new URL(document.body.dataset.assetsUrl, document.baseURI);
+  const url = (name) => new URL(document.body.dataset[name], document.baseURI).href;
   const spec = await (await fetch("grading.json")).json();
   const started = performance.now();
-  const worker = new Worker(new URL("worker.js", assets).href);
+  const worker = new Worker(url("workerUrl"));
   const next = (type) => new Promise((resolve) => {
     worker.onmessage = ({ data }) => data.type === type && resolve();
   });
   const ready = next("ready");
-  worker.postMessage({ type: "init", pyodideUrl: new URL(document.body.dataset.pyodideUrl, document.baseURI).href,
-                       graderFilesUrl: new URL("grader-core.json", assets).href });
+  worker.postMessage({ type: "init", pyodideUrl: url("pyodideUrl"), graderFilesUrl: url("graderFilesUrl") });
   await ready;
   const booted = performance.now();
   let rerun = 0;
@@ -87,10 +86,7 @@ STOP = """async ([loop, solution]) => {
 
 
 def serve(site, isolated):
-    if isolated:
-        server = SiteServer(("127.0.0.1", 0), functools.partial(IsolatingHandler, directory=str(site)))
-    else:
-        server = make_server(site, "127.0.0.1", 0)
+    server = make_server(site, "127.0.0.1", 0, isolate=isolated)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/exercises/sinusoidal_pe/"
 
