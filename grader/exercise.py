@@ -42,6 +42,8 @@ METADATA = {
     "reveal_solution": (str, False, "after-pass"),
     "hints": (list, False, []),
     "points": (dict, False, {}),
+    "uses": (list, False, []),
+    "part": (str, False, None),
 }
 REQUIRED_FILES = ("exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py")
 MAX_FILE_BYTES = 1_000_000  # per file: far above any real exercise, small enough to load and compile at once
@@ -75,10 +77,17 @@ class Exercise:
     tests_source: str
     mutants: dict  # mutant file name -> source
     points: dict   # hidden test name -> what it is worth (1 when not named)
+    uses: tuple    # ids of the earlier steps of the track whose entry functions the learner's code may call
+    part: str | None  # the named part of its track it belongs to (the index groups steps by part)
 
     def grading_spec(self):
         return GradingSpec(exercise_id=self.id, entry=self.entry, tests_source=self.tests_source,
                            tests_filename=_display(self.path / "tests.py"), points=self.points or None)
+
+    def error_at(self, key, message):
+        """An ExerciseError about `key` of exercise.toml, at its line."""
+        path = self.path / "exercise.toml"
+        return ExerciseError(path, message, _line_of(_read_text(path), key))
 
     def check_points(self, test_names):
         """ExerciseError naming the line of the first name in [points] that is not a hidden test's."""
@@ -128,7 +137,8 @@ def load_exercise(name_or_path, root=EXERCISES_DIR):
     return Exercise(
         path=folder, statement=texts["statement.md"], starter=texts["starter.py"],
         solution=texts["solution.py"], tests_source=texts["tests.py"], mutants=mutants,
-        tags=tuple(metadata.pop("tags")), hints=tuple(metadata.pop("hints")), **metadata,
+        tags=tuple(metadata.pop("tags")), hints=tuple(metadata.pop("hints")), uses=tuple(metadata.pop("uses")),
+        **metadata,
     )
 
 
@@ -224,6 +234,16 @@ def _check_values(meta, folder, error):
         for item in meta[key]:
             if not isinstance(item, str) or not item.strip():
                 raise error(key, f"every item of {key} should be a non-empty string, not {item!r}")
+    for used in meta["uses"]:
+        if not isinstance(used, str) or not ID_PATTERN.match(used):
+            raise error("uses", f"every item of uses should be an exercise id (lowercase letters, digits and _), "
+                                f"not {used!r}")
+        if used == meta["id"]:
+            raise error("uses", f"an exercise cannot use itself ({used!r})")
+    if len(set(meta["uses"])) != len(meta["uses"]):
+        raise error("uses", "uses names an exercise more than once")
+    if meta["part"] is not None and not meta["part"].strip():
+        raise error("part", "part is empty (leave it out, or name the part of the track)")
 
 
 def _deepest_bracket_line(text):

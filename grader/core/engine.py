@@ -10,6 +10,11 @@ function as its argument, and emits events (see `report.py`) as it goes.  What
 - The offline checker's `RemoteLearner` (grader/checker/) runs it in a
   separate, sandboxed process and passes arguments and results as data.
 
+An exercise may build on earlier steps of its track (`uses` in exercise.toml):
+their code is run first, each in a namespace of its own, and their entry
+functions are put in the learner's namespace before the learner's code runs
+(a definition of the learner's own wins).  See `EarlierStep`.
+
 Either way a test sees a plain callable named like the entry function, an
 exception raised by the learner's code reaches the test as an exception of
 the same built-in type (so `except IndexError:` works), and an exception that
@@ -51,6 +56,41 @@ class GradingSpec:
 class HiddenTest:
     name: str
     function: types.FunctionType
+
+
+@dataclasses.dataclass(frozen=True)
+class EarlierStep:
+    """An earlier step of the track whose entry function the learner's code finds in scope.
+
+    `source` is the learner's own passing code for that step (`yours`) or its reference solution.
+    `uses` names (by exercise id) the steps that step's own code finds in scope; they come before it
+    in the list given to `load_submission`, which lists every step needed, dependencies first.
+    """
+    exercise_id: str
+    entry: str
+    step: int
+    source: str
+    uses: tuple = ()
+    yours: bool = False
+
+    @property
+    def label(self):
+        """How the learner reads about it: "your causal_attention (step 8)"."""
+        return f"{'your' if self.yours else 'the reference'} {self.entry} (step {self.step})"
+
+    @property
+    def filename(self):
+        return f"step-{self.step}-{self.exercise_id}.py"
+
+    @classmethod
+    def from_dict(cls, fields):
+        """From JSON-like data (the page's message, the checker's load request)."""
+        return cls(exercise_id=str(fields["exercise_id"]), entry=str(fields["entry"]), step=int(fields["step"]),
+                   source=str(fields["source"]), uses=tuple(str(u) for u in fields.get("uses", ())),
+                   yours=bool(fields.get("yours", False)))
+
+    def to_dict(self):
+        return dataclasses.asdict(self)
 
 
 class TestsError(Exception):
@@ -122,9 +162,9 @@ def compile_tests(spec):
     return _compiled_tests[key]
 
 
-def grade(spec, source, emit=None):
+def grade(spec, source, emit=None, earlier=()):
     """Grade `source` in this interpreter (no isolation); return the report (see report.py)."""
-    return run_tests(spec, InProcessLearner(spec.entry, source), emit)
+    return run_tests(spec, InProcessLearner(spec.entry, source, earlier), emit)
 
 
 def run_tests(spec, learner, emit=None, tests=None):
@@ -208,8 +248,8 @@ def _verdict(exc):
 class InProcessLearner:
     """The learner's code run in this interpreter, beside the tests."""
 
-    def __init__(self, entry_name, source):
-        self.entry_name, self.source = entry_name, source
+    def __init__(self, entry_name, source, earlier=()):
+        self.entry_name, self.source, self.earlier = entry_name, source, tuple(earlier)
         self.function = None
         self._streams = None
 
@@ -223,7 +263,7 @@ class InProcessLearner:
             self._streams = None
 
     def load(self):
-        entry, error = load_submission(self.entry_name, self.source)
+        entry, error = load_submission(self.entry_name, self.source, self.earlier)
         if error is not None:
             return ("error", error)
         deepcopy = copy.deepcopy
@@ -254,8 +294,12 @@ def python_source(text):
     return text.removeprefix("\ufeff")
 
 
-def load_submission(entry_name, source):
-    """Run the learner's module; return (entry function, None) or (None, error message)."""
+def load_submission(entry_name, source, earlier=()):
+    """Run the learner's module, the earlier steps' entry functions in scope; return (entry function, None)
+    or (None, error message)."""
+    scope, error = load_earlier(earlier)
+    if error is not None:
+        return None, error
     source = python_source(source)
     try:
         code = compile(source, SUBMISSION_FILENAME, "exec")
@@ -267,6 +311,7 @@ def load_submission(entry_name, source):
     _register_source(SUBMISSION_FILENAME, source)
     module = types.ModuleType("submission")
     module.__file__ = SUBMISSION_FILENAME
+    module.__dict__.update(scope)
     try:
         exec(code, module.__dict__)
     except BaseException as exc:
@@ -279,14 +324,53 @@ def load_submission(entry_name, source):
     return entry, None
 
 
-def try_code(source, calls):
+_earlier_labels = {}  # filename of an earlier step's code -> its EarlierStep, for tracebacks
+
+
+def load_earlier(earlier):
+    """Run each earlier step's code in a namespace of its own, with the entry functions of the steps it
+    uses in scope; return ({entry name: function} for all of them, None) or (None, error message)."""
+    _earlier_labels.clear()
+    functions = {}  # exercise id -> its entry function
+    needs = {}      # exercise id -> ids of every step its code needs in scope (what it uses, in turn)
+    for step in earlier:
+        _earlier_labels[step.filename] = step
+        needs[step.exercise_id] = set(step.uses).union(*(needs.get(used, ()) for used in step.uses))
+        missing = [used for used in needs[step.exercise_id] if used not in functions]
+        if missing:
+            return None, (f"{step.label.capitalize()} needs {', '.join(sorted(missing))}, which is not loaded "
+                          "before it (the exercise's list of earlier steps is out of order).")
+        module = types.ModuleType(step.exercise_id)
+        module.__file__ = step.filename
+        for used in earlier:
+            if used.exercise_id in needs[step.exercise_id]:
+                module.__dict__[used.entry] = functions[used.exercise_id]
+        source = python_source(step.source)
+        _register_source(step.filename, source)
+        try:
+            exec(compile(source, step.filename, "exec"), module.__dict__)
+        except BaseException as exc:  # the learner's earlier code may raise anything, as their own does
+            return None, (f"{step.label.capitalize()}, which this step uses, raised an error while loading "
+                          f"(before any test ran):\n{describe_exception(exc)}")
+        function = module.__dict__.get(step.entry)
+        if not callable(function):
+            return None, f"{step.label.capitalize()}, which this step uses, does not define a function `{step.entry}`."
+        functions[step.exercise_id] = function
+    return {step.entry: functions[step.exercise_id] for step in earlier}, None
+
+
+def try_code(source, calls, earlier=()):
     """Run the learner's code, then `calls` (code they wrote to try it) in the same namespace.
 
     What they print goes to sys.stdout. Returns None, or what went wrong, the traceback
     trimmed to the learner's code and their calls. Grades nothing: the page's "Try your code".
     """
+    scope, error = load_earlier(earlier)
+    if error is not None:
+        return error
     module = types.ModuleType("submission")
     module.__file__ = SUBMISSION_FILENAME
+    module.__dict__.update(scope)
     for filename, code, what in ((SUBMISSION_FILENAME, python_source(source), "your code"),
                                  (SCRATCH_FILENAME, calls, "your calls")):
         try:
@@ -362,14 +446,16 @@ def describe_exception(exc):
         headline = f"{name}: {one_line(exc)}"
     try:
         frames = [f for f in traceback.extract_tb(exc.__traceback__)
-                  if f.filename in (SUBMISSION_FILENAME, SCRATCH_FILENAME)]
+                  if f.filename in (SUBMISSION_FILENAME, SCRATCH_FILENAME) or f.filename in _earlier_labels]
     except Exception:
         frames = []
     if not frames:
         return headline
+    raised_in = _earlier_labels.get(frames[-1].filename)
+    if raised_in is not None:
+        headline += f"\n(raised in {raised_in.label}, which this step uses)"
     lines = [headline, "Traceback (your code, most recent call last):"]
-    shown = [f"  line {f.lineno}{' of your calls' if f.filename == SCRATCH_FILENAME else ''}, in {f.name}: "
-             f"{(f.line or '').strip()}" for f in frames]
+    shown = [_frame_line(f) for f in frames]
     index = 0
     while index < len(shown):
         repeats = 1
@@ -380,6 +466,17 @@ def describe_exception(exc):
             lines.append(f"  [the line above repeated {repeats - 1} more times]")
         index += repeats
     return "\n".join(lines[:DESCRIPTION_LINES])
+
+
+def _frame_line(frame):
+    """One line of a learner-facing traceback. A reference's lines are not shown, only where it was."""
+    earlier = _earlier_labels.get(frame.filename)
+    if earlier is not None and not earlier.yours:
+        return f"  in {earlier.label}"
+    where = {SUBMISSION_FILENAME: "", SCRATCH_FILENAME: " of your calls"}.get(frame.filename)
+    if where is None:
+        where = f" of {earlier.label}"
+    return f"  line {frame.lineno}{where}, in {frame.name}: {(frame.line or '').strip()}"
 
 
 def _failed_assert_line(tb):

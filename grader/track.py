@@ -1,0 +1,54 @@
+"""The earlier steps an exercise builds on (`uses`), resolved against the exercises beside it.
+
+An exercise's `uses` names earlier steps of its own track; the learner's code finds their entry
+functions in scope (see grader/core/engine.py, `EarlierStep`).  Offline the earlier steps are the
+references, so a mark is about the step itself; in the browser they are the learner's own passing
+code where there is one.
+"""
+
+from grader.core.engine import EarlierStep
+from grader.exercise import ExerciseError, load_exercise
+
+
+def used_steps(exercise, root=None):
+    """The exercises `exercise` builds on, with what those build on in turn, dependencies first.
+
+    Each must exist under `root` (default: the folder holding `exercise`), be in the same track and
+    come at an earlier step; an ExerciseError names the `uses` line of the exercise that breaks this.
+    """
+    root = exercise.path.parent if root is None else root
+    ordered, loaded = [], {}
+
+    def visit(user):
+        for used_id in user.uses:
+            if used_id not in loaded:
+                loaded[used_id] = _load_used(user, used_id, root)
+                visit(loaded[used_id])
+                ordered.append(loaded[used_id])
+
+    visit(exercise)
+    # Dependencies first: a used step is always at an earlier step number than its user.
+    return sorted(ordered, key=lambda used: used.step)
+
+
+def reference_steps(exercise, root=None):
+    """[EarlierStep] with the references of everything `exercise` uses: what offline grading puts in scope."""
+    return [as_earlier_step(used, used.solution, yours=False) for used in used_steps(exercise, root)]
+
+
+def as_earlier_step(used, source, yours):
+    return EarlierStep(exercise_id=used.id, entry=used.entry, step=used.step, source=source,
+                       uses=used.uses, yours=yours)
+
+
+def _load_used(user, used_id, root):
+    try:
+        used = load_exercise(used_id, root)
+    except ExerciseError as exc:
+        raise user.error_at("uses", f"uses {used_id!r}, which cannot be loaded from {root}: {exc}") from None
+    if used.track != user.track:
+        raise user.error_at("uses", f"uses {used_id!r}, which is in track {used.track!r}, not {user.track!r}")
+    if used.step >= user.step:
+        raise user.error_at("uses", f"uses {used_id!r}, which is step {used.step}: only steps before "
+                                    f"step {user.step} can be used")
+    return used
