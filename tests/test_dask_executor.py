@@ -20,6 +20,7 @@ from distributed import Client, LocalCluster
 
 from grader.checker.sandbox import Sandbox
 from test_batch import batch, copy_cases, read_jsonl
+from test_earlier_steps import ATTRIBUTED, copy_catalogue, write_submissions
 
 ROOT = Path(__file__).resolve().parents[1]
 # Correct, wrong, crashing, looping and hostile submissions.
@@ -91,6 +92,17 @@ def test_a_dask_cluster_grades_like_this_machine(folder, cluster, local_records,
     # Each worker graded in a sandbox of its own, kept for the next task.
     children = worker_children(cluster)
     assert len(children) == 2 and all(has_sandbox(processes) for processes in children.values())
+
+
+def test_a_dask_cluster_grades_a_step_with_the_references_of_the_steps_it_uses(cluster, tmp_path):
+    catalogue = copy_catalogue(tmp_path / "catalogue")
+    out = tmp_path / "results.jsonl"
+    process = batch(str(catalogue / "attention"), str(write_submissions(tmp_path / "class")), "--out", str(out),
+                    "--executor", dask_address(cluster))
+    assert process.returncode == 0, process.stderr
+    records = {record["submission"]: record for record in read_jsonl(out)}
+    assert records["new_style.py"]["passed"] and records["old_style.py"]["passed"]
+    assert ATTRIBUTED in records["wrong_call.py"]["tests"][0]["message"]
 
 
 def test_an_interrupted_dask_run_resumes_to_the_same_records(folder, cluster, local_records, tmp_path):

@@ -228,8 +228,12 @@ def run_grader(*args, cwd=None):
 
 @pytest.fixture(scope="module")
 def catalogue(tmp_path_factory):
-    """softmax and attention copied from exercises/, attention's exercise.toml given `uses = ["softmax"]`."""
-    root = tmp_path_factory.mktemp("catalogue")
+    return copy_catalogue(tmp_path_factory.mktemp("catalogue"))
+
+
+def copy_catalogue(root):
+    """softmax and attention copied from exercises/ into `root`, attention's exercise.toml given
+    `uses = ["softmax"]`; returns `root`."""
     for exercise_id in ("softmax", "attention"):
         shutil.copytree(EXERCISES_DIR / exercise_id, root / exercise_id)
     toml = root / "attention" / "exercise.toml"
@@ -242,7 +246,11 @@ def catalogue(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def submissions(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("submissions")
+    return write_submissions(tmp_path_factory.mktemp("submissions"))
+
+
+def write_submissions(folder):
+    folder.mkdir(parents=True, exist_ok=True)
     for name, source in (("new_style", NEW_STYLE), ("old_style", OLD_STYLE), ("wrong_call", WRONG_CALL),
                          ("own_wrong_softmax", OWN_WRONG_SOFTMAX)):
         (folder / f"{name}.py").write_text(source)
