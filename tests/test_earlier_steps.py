@@ -233,9 +233,12 @@ def catalogue(tmp_path_factory):
 
 def copy_catalogue(root):
     """softmax and attention copied from exercises/ into `root`, attention's exercise.toml given
-    `uses = ["softmax"]`; returns `root`."""
+    `uses = ["softmax"]`, its reference and one mutant calling softmax; returns `root`."""
     for exercise_id in ("softmax", "attention"):
         shutil.copytree(EXERCISES_DIR / exercise_id, root / exercise_id)
+    (root / "attention" / "solution.py").write_text(NEW_STYLE)
+    (root / "attention" / "mutants" / "softmax_called_over_the_queries.py").write_text(
+        "# Calls softmax over the queries (axis -2) instead of the keys.\n" + NEW_STYLE.replace("axis=-1", "axis=-2"))
     toml = root / "attention" / "exercise.toml"
     text = toml.read_text()
     if "uses = " not in text:  # the shipped attention may already use softmax
@@ -293,6 +296,17 @@ def test_validate_passes_the_catalogue(catalogue):
     validated = run_grader("validate", "--root", catalogue)
     assert validated.returncode == 0, validated.stdout
     assert "2 of 2 exercise(s) valid" in validated.stdout
+    assert re.search(r"✓ reference passes (\d+)/\1 tests", validated.stdout.split("attention - ")[1])
+    assert "softmax_called_over_the_queries.py: caught by" in validated.stdout
+
+
+def test_pytest_runs_the_reference_with_the_used_references_in_scope(catalogue):
+    process = subprocess.run([sys.executable, "-m", "pytest", "-p", "grader.pytest_plugin", "-p", "no:cacheprovider",
+                              "-v", str(catalogue / "attention")], capture_output=True, text=True, timeout=300,
+                             cwd=Path(__file__).resolve().parents[1])
+    assert process.returncode == 0, process.stdout
+    assert "[reference] PASSED" in process.stdout
+    assert "mutant[softmax_called_over_the_queries] PASSED" in process.stdout
 
 
 def test_a_broken_uses_is_one_line_naming_exercise_toml(catalogue, submissions, tmp_path):
