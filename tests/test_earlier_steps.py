@@ -276,7 +276,8 @@ def test_batch_and_gradescope_grade_with_the_reference_of_the_used_step(catalogu
     out = tmp_path / "results.jsonl"
     batch = run_grader("batch", catalogue / "attention", submissions, "--out", out, "--jobs", 2)
     assert batch.returncode == 0, batch.stderr
-    records = {record["submission"].removesuffix(".py"): record for record in map(json.loads, out.read_text().splitlines())}
+    records = {record["submission"].removesuffix(".py"): record
+               for record in map(json.loads, out.read_text().splitlines())}
     assert {name: record["passed"] for name, record in records.items()} == \
         {"new_style": True, "old_style": True, "wrong_call": False, "own_wrong_softmax": False}
     assert ATTRIBUTED in records["wrong_call"]["tests"][0]["message"]
