@@ -98,3 +98,28 @@ def test_disk_cache_entries(tmp_path):
     assert cache.get("other") is None  # an entry stored under another key does not count
     assert [p.name for p in (tmp_path / "entries").iterdir()] == ["other.json"]  # no temporary files left
 
+
+
+def test_a_change_to_a_used_steps_reference_validates_its_users_again(tmp_path):
+    from grader.exercise import load_exercise
+    from sitebuild.validation import grading_inputs
+    from test_earlier_steps import copy_catalogue
+    catalogue = copy_catalogue(tmp_path / "catalogue")
+    before = grading_inputs(load_exercise(catalogue / "attention"))
+    with (catalogue / "softmax" / "solution.py").open("a") as solution:
+        solution.write("\n# edited\n")
+    assert grading_inputs(load_exercise(catalogue / "attention")) != before
+
+
+def test_a_broken_uses_stops_the_build_with_one_line(tmp_path):
+    from test_earlier_steps import copy_catalogue
+    catalogue = copy_catalogue(tmp_path / "exercises")
+    toml = catalogue / "attention" / "exercise.toml"
+    toml.write_text(toml.read_text().replace('uses = ["softmax"]', 'uses = ["attention_v2"]'))
+    result = subprocess.run([sys.executable, "build.py", "--exercises", str(catalogue), "--out", str(tmp_path / "site"),
+                             "--pyodide-url", NO_PYODIDE], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "ML_EXERCISES_CACHE": str(tmp_path / "cache")})
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: {toml}:")
+    assert "uses 'attention_v2', which cannot be loaded" in result.stderr
+    assert len(result.stderr.splitlines()) == 1

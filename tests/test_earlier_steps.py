@@ -240,9 +240,8 @@ def copy_catalogue(root):
     (root / "attention" / "mutants" / "softmax_called_over_the_queries.py").write_text(
         "# Calls softmax over the queries (axis -2) instead of the keys.\n" + NEW_STYLE.replace("axis=-1", "axis=-2"))
     toml = root / "attention" / "exercise.toml"
-    text = toml.read_text()
-    if "uses = " not in text:  # the shipped attention may already use softmax
-        toml.write_text(re.sub(r"^step = 7$", 'step = 7\nuses = ["softmax"]', text, count=1, flags=re.MULTILINE))
+    text = re.sub(r"^uses\s*=\s*\[[^\]]*\]\n", "", toml.read_text(), flags=re.MULTILINE)  # as shipped, if any
+    toml.write_text(re.sub(r"^step = 7$", 'step = 7\nuses = ["softmax"]', text, count=1, flags=re.MULTILINE))
     assert load_exercise(root / "attention").uses == ("softmax",)
     return root
 
