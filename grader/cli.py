@@ -23,6 +23,7 @@ from grader.outputs.atomic import write_atomically
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 from grader.submission import SubmissionError, read_source
 from grader.text import printable
+from grader.track import reference_steps
 
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
 MAX_TIMEOUT_SECONDS = 3600
@@ -121,6 +122,9 @@ def _parser():
     new.add_argument("--track", default=DEFAULT_TRACK, help=f"track slug (default: {DEFAULT_TRACK})")
     new.add_argument("--step", type=_positive_int, help="position in the track (default: the next free step)")
     new.add_argument("--entry", help="name of the function learners write (default: the id)")
+    new.add_argument("--uses", type=_ids, default=(), metavar="ID,ID",
+                     help="earlier steps of the track it builds on (their entry functions are in the learner's "
+                          "scope), e.g. softmax,causal_attention")
     _add_root_option(new)
     new.set_defaults(command=run_new)
 
@@ -209,6 +213,11 @@ def _executor(text):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _ids(text):
+    """A comma-separated list of exercise ids (checked when the exercise is created)."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
 def _file_name(text):
     if not text or "/" in text or text in (".", ".."):
         raise argparse.ArgumentTypeError(f"{text!r} should be a file name, without a folder")
@@ -256,10 +265,11 @@ def read_submission(path):
 
 def run_check(args):
     exercise = load_exercise(args.exercise)
+    earlier = reference_steps(exercise)  # offline the steps it uses are the references: a mark is about this step
     source = read_submission(args.submission)
     sandbox = Sandbox(args.sandbox, hide=[exercise.path], warn=lambda text: print(text, file=sys.stderr))
     try:
-        grader = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox)
+        grader = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox, earlier=earlier)
         exercise.check_points(grader.test_names)
         report = grader.grade(source)
     finally:
@@ -351,7 +361,7 @@ def run_list(args):
 def run_new(args):
     try:
         folder = create_exercise(args.id, args.root, title=args.title, track=args.track, step=args.step,
-                                 entry=args.entry)
+                                 entry=args.entry, uses=args.uses)
     except ScaffoldError as exc:
         raise UsageError(str(exc)) from None
     shown = os.path.relpath(folder) if folder.resolve().is_relative_to(Path.cwd()) else str(folder)
