@@ -5,7 +5,5 @@ def attention(q, k, v):
     """Scaled dot-product attention over the last two axes: softmax(q @ k^T / sqrt(d)) @ v."""
     d = q.shape[-1]
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)           # (..., Tq, Tk)
-    scores = scores - scores.max(axis=-1, keepdims=True)       # stable softmax: shift each row
-    weights = np.exp(scores)
-    weights = weights / weights.sum(axis=-1, keepdims=True)    # each row (one query) sums to 1
+    weights = softmax(scores, axis=-1)                          # step 5: each row (one query) sums to 1
     return weights @ v                                          # (..., Tq, dv)

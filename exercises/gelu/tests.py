@@ -171,7 +171,7 @@ def test_large_inputs(gelu):
 
 
 def test_float32_batch(gelu):
-    """A float32 batch (B, T, H) matches the formula entry by entry"""
+    """A float32 batch (B, T, F) matches the formula entry by entry"""
     rng = np.random.default_rng(1)
     x = (rng.standard_normal((2, 5, 8)) * 3.0).astype(np.float32)
     _check(gelu, x)

@@ -255,7 +255,7 @@ def _check(gpt_logits, ids, p, n_heads, label=""):
     _compare(got, _forward(ids, p, n_heads), factor, ids, p, n_heads, label)
 
 
-def _block_params(rng, C, H):
+def _block_params(rng, C, F):
     return {
         "ln1_g": 1.0 + 0.3 * rng.normal(size=C), "ln1_b": 0.3 * rng.normal(size=C),
         "W_q": rng.normal(scale=1.5 / math.sqrt(C), size=(C, C)),
@@ -263,17 +263,17 @@ def _block_params(rng, C, H):
         "W_v": rng.normal(scale=1.0 / math.sqrt(C), size=(C, C)),
         "W_o": rng.normal(scale=1.0 / math.sqrt(C), size=(C, C)),
         "ln2_g": 1.0 + 0.3 * rng.normal(size=C), "ln2_b": 0.3 * rng.normal(size=C),
-        "W1": rng.normal(scale=1.0 / math.sqrt(C), size=(C, H)), "b1": 0.3 * rng.normal(size=H),
-        "W2": rng.normal(scale=1.0 / math.sqrt(H), size=(H, C)), "b2": 0.3 * rng.normal(size=C),
+        "W1": rng.normal(scale=1.0 / math.sqrt(C), size=(C, F)), "b1": 0.3 * rng.normal(size=F),
+        "W2": rng.normal(scale=1.0 / math.sqrt(F), size=(F, C)), "b2": 0.3 * rng.normal(size=C),
     }
 
 
-def _params(seed, V, C, L, H=None, dtype=np.float64):
+def _params(seed, V, C, L, F=None, dtype=np.float64):
     """Random model parameters; every block and layer norm distinct."""
     rng = np.random.default_rng(seed)
-    H = H or 2 * C
+    F = F or 2 * C
     p = {"W_E": rng.normal(size=(V, C)),
-         "blocks": [_block_params(rng, C, H) for _ in range(L)],
+         "blocks": [_block_params(rng, C, F) for _ in range(L)],
          "lnf_g": 1.0 + 0.3 * rng.normal(size=C), "lnf_b": 0.3 * rng.normal(size=C)}
     p["W_E"] = p["W_E"].astype(dtype)
     p["lnf_g"], p["lnf_b"] = p["lnf_g"].astype(dtype), p["lnf_b"].astype(dtype)
@@ -350,5 +350,5 @@ def test_causal(gpt_logits):
 
 def test_float32(gpt_logits):
     """float32 parameters give the right values (within float32 precision)"""
-    _check(gpt_logits, _ids(50, 8, 20), _params(50, 20, 16, 2, H=32, dtype=np.float32), 4,
+    _check(gpt_logits, _ids(50, 8, 20), _params(50, 20, 16, 2, F=32, dtype=np.float32), 4,
            label=" (float32 parameters)")

@@ -10,9 +10,9 @@ def mlp(x, W1, b1, W2, b2):
 
     Args:
         x:  float array of shape (T, C), one row per token.
-        W1: float array of shape (C, H), the expanding layer (H is usually 4 * C).
-        b1: float array of shape (H,).
-        W2: float array of shape (H, C), the projection back to width C.
+        W1: float array of shape (C, F), the expanding layer (F is usually 4 * C).
+        b1: float array of shape (F,).
+        W2: float array of shape (F, C), the projection back to width C.
         b2: float array of shape (C,).
 
     Returns:

@@ -42,11 +42,11 @@ def _mlp(x, W1, b1, W2, b2, *, act=_gelu, b1_inside=True, use_b1=True, use_b2=Tr
     """The MLP written with loops over rows and units; the keywords reproduce known mistakes."""
     x, W1, b1, W2, b2 = (np.asarray(a, dtype=np.float64) for a in (x, W1, b1, W2, b2))
     T, C = x.shape
-    H = W1.shape[1]
+    F = W1.shape[1]
     out = np.empty((T, W2.shape[1]))
     for t in range(T):
         hidden = []
-        for j in range(H):
+        for j in range(F):
             pre = float(np.dot(x[t], W1[:, j]))
             if use_b1 and b1_inside:
                 pre += float(b1[j])
@@ -55,7 +55,7 @@ def _mlp(x, W1, b1, W2, b2, *, act=_gelu, b1_inside=True, use_b1=True, use_b2=Tr
                 value += float(b1[j])
             hidden.append(value)
         for c in range(W2.shape[1]):
-            value = sum(hidden[j] * float(W2[j, c]) for j in range(H))
+            value = sum(hidden[j] * float(W2[j, c]) for j in range(F))
             if use_b2:
                 value += float(b2[c])
             if out_act is not None:
@@ -100,7 +100,7 @@ def _diagnose(got, args, atol):
             if candidate.shape == got.shape and np.allclose(got, candidate, rtol=0.0, atol=atol):
                 hints.append(hint)
         x, W1, b1, W2, b2 = args
-        if not hints and W1.shape[1] == W2.shape[0] == W2.shape[1]:  # H == C: swapping W1, W2 keeps the shape
+        if not hints and W1.shape[1] == W2.shape[0] == W2.shape[1]:  # F == C: swapping W1, W2 keeps the shape
             candidate = _mlp(x, W2, b1, W1, b2)
             if np.allclose(got, candidate, rtol=0.0, atol=atol):
                 hints.append("looks like W1 and W2 were swapped: the first layer is x @ W1, the second @ W2")
@@ -130,7 +130,7 @@ def _pair(expected, got):
 
 
 def _describe(x, W1):
-    return f"mlp(x, W1, b1, W2, b2) with T={x.shape[0]}, C={x.shape[1]}, H={W1.shape[1]}"
+    return f"mlp(x, W1, b1, W2, b2) with T={x.shape[0]}, C={x.shape[1]}, F={W1.shape[1]}"
 
 
 def _call(mlp, x, W1, b1, W2, b2):
@@ -141,11 +141,11 @@ def _call(mlp, x, W1, b1, W2, b2):
     factor = precision.tolerance(float64=1e-8, float32=3e-5, float16=3e-2)  # relative to the output's scale
     got = as_array(result, precision, what=what)
     T, C = x.shape
-    H = W1.shape[1]
+    F = W1.shape[1]
     shape = tuple(got.shape)
     if shape != (T, C):
         hint = ""
-        if shape == (T, H):
+        if shape == (T, F):
             hint = " (that is the hidden layer's shape: multiply by W2 and add b2 to get back to width C)"
         elif shape == (C, T) and C != T:
             hint = " (looks transposed: one row per token, one column per feature)"
@@ -179,12 +179,12 @@ def _check(mlp, args, label=""):
     _compare(got, _mlp(*args), factor, args, label)
 
 
-def _random(seed, T, C, H, dtype=np.float64):
+def _random(seed, T, C, F, dtype=np.float64):
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(T, C))
-    W1 = rng.normal(scale=1.0 / math.sqrt(C), size=(C, H))
-    b1 = rng.normal(scale=0.5, size=H)
-    W2 = rng.normal(scale=1.0 / math.sqrt(H), size=(H, C))
+    W1 = rng.normal(scale=1.0 / math.sqrt(C), size=(C, F))
+    b1 = rng.normal(scale=0.5, size=F)
+    W2 = rng.normal(scale=1.0 / math.sqrt(F), size=(F, C))
     b2 = rng.normal(scale=0.5, size=C)
     return tuple(a.astype(dtype) for a in (x, W1, b1, W2, b2))
 
@@ -192,13 +192,13 @@ def _random(seed, T, C, H, dtype=np.float64):
 # ---- tests -----------------------------------------------------------------------------------------
 
 def test_shape(mlp):
-    """Output shape is (T, C), also when the hidden width H differs from C"""
-    for seed, (T, C, H) in enumerate([(4, 8, 32), (3, 5, 7), (1, 6, 24), (5, 4, 4)]):
-        _call(mlp, *_random(seed, T, C, H))
+    """Output shape is (T, C), also when the hidden width F differs from C"""
+    for seed, (T, C, F) in enumerate([(4, 8, 32), (3, 5, 7), (1, 6, 24), (5, 4, 4)]):
+        _call(mlp, *_random(seed, T, C, F))
 
 
 def test_hand_checked(mlp):
-    """Matches the statement's hand-checked example (T=2, C=2, H=3)"""
+    """Matches the statement's hand-checked example (T=2, C=2, F=3)"""
     x = np.array([[1.0, 2.0], [0.0, 0.0]])
     W1 = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, -1.0]])
     b1 = np.array([0.0, -3.0, 1.0])
@@ -228,20 +228,20 @@ def test_gelu_tanh_form(mlp):
 
 def test_biases(mlp):
     """b1 goes inside the GELU and b2 is added to the output"""
-    T, C, H = 3, 4, 6
-    x, W1, b1, W2, b2 = _random(11, T, C, H)
+    T, C, F = 3, 4, 6
+    x, W1, b1, W2, b2 = _random(11, T, C, F)
     # x = 0: every row is gelu(b1) @ W2 + b2.
     args = (np.zeros((T, C)), W1, b1, W2, b2)
     _check(mlp, args, label=" with x = 0 (every row should be gelu(b1) @ W2 + b2)")
     # W2 = 0: every row is exactly b2.
-    args = (x, W1, b1, np.zeros((H, C)), b2)
+    args = (x, W1, b1, np.zeros((F, C)), b2)
     _check(mlp, args, label=" with W2 = 0 (every row should be b2)")
 
 
 def test_random(mlp):
-    """Matches gelu(x @ W1 + b1) @ W2 + b2 on random inputs (T=6, C=8, H=32)"""
+    """Matches gelu(x @ W1 + b1) @ W2 + b2 on random inputs (T=6, C=8, F=32)"""
     _check(mlp, _random(2024, 6, 8, 32))
-    # H == C, so that W1 and W2 could be swapped without a shape error.
+    # F == C, so that W1 and W2 could be swapped without a shape error.
     _check(mlp, _random(7, 5, 6, 6))
 
 

@@ -1,53 +1,6 @@
 import numpy as np
 
 
-# ---- earlier steps, pasted so the file is self-contained ----------------------------------------
-
-def layer_norm(x, gamma, beta, eps=1e-5):
-    """Step 6: normalise the last axis (biased variance, eps inside the square root)."""
-    mean = x.mean(axis=-1, keepdims=True)
-    var = x.var(axis=-1, keepdims=True)
-    return gamma * (x - mean) / np.sqrt(var + eps) + beta
-
-
-def softmax(x, axis=-1):
-    """Step 5: numerically stable softmax."""
-    shifted = x - x.max(axis=axis, keepdims=True)
-    exps = np.exp(shifted)
-    return exps / exps.sum(axis=axis, keepdims=True)
-
-
-def causal_attention(q, k, v):
-    """Step 8: query i attends to keys j <= i only."""
-    T, d = q.shape[-2], q.shape[-1]
-    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)
-    future = np.triu(np.ones((T, T), dtype=bool), k=1)
-    scores = np.where(future, -np.inf, scores)
-    return softmax(scores, axis=-1) @ v
-
-
-def multi_head_attention(x, W_q, W_k, W_v, W_o, n_heads):
-    """Step 9: causal multi-head self-attention, heads on contiguous column blocks."""
-    T, C = x.shape
-    D = C // n_heads
-    q, k, v = x @ W_q, x @ W_k, x @ W_v
-    heads = [causal_attention(q[:, h * D:(h + 1) * D], k[:, h * D:(h + 1) * D], v[:, h * D:(h + 1) * D])
-             for h in range(n_heads)]
-    return np.concatenate(heads, axis=-1) @ W_o
-
-
-def gelu(x):
-    """Step 10: GPT-2's tanh approximation."""
-    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
-
-
-def mlp(x, W1, b1, W2, b2):
-    """Step 11: position-wise feed-forward network."""
-    return gelu(x @ W1 + b1) @ W2 + b2
-
-
-# ---- this step -----------------------------------------------------------------------------------
-
 def transformer_block(x, p, n_heads):
     """Pre-LayerNorm transformer block: two residual sublayers, shape (T, C) -> (T, C)."""
     x = x + multi_head_attention(layer_norm(x, p["ln1_g"], p["ln1_b"]),

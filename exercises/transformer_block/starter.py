@@ -17,7 +17,7 @@ def transformer_block(x, p, n_heads):
             "ln1_g", "ln1_b": (C,)  layer norm before attention
             "W_q", "W_k", "W_v", "W_o": (C, C)  attention projections
             "ln2_g", "ln2_b": (C,)  layer norm before the MLP
-            "W1": (C, H), "b1": (H,), "W2": (H, C), "b2": (C,)  the MLP
+            "W1": (C, F), "b1": (F,), "W2": (F, C), "b2": (C,)  the MLP
         n_heads: number of attention heads, a divisor of C.
 
     Returns:

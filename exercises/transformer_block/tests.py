@@ -196,7 +196,7 @@ def _pair(expected, got):
 
 def _describe(x, p, n_heads):
     T, C = x.shape
-    return f"transformer_block(x, p, n_heads={n_heads}) with T={T}, C={C}, H={p['W1'].shape[1]}"
+    return f"transformer_block(x, p, n_heads={n_heads}) with T={T}, C={C}, F={p['W1'].shape[1]}"
 
 
 def _call(transformer_block, x, p, n_heads):
@@ -211,7 +211,7 @@ def _call(transformer_block, x, p, n_heads):
     if shape != (T, C):
         hint = ""
         if shape == (T, p["W1"].shape[1]):
-            hint = " (that is the MLP's hidden shape (T, H): the MLP ends with @ W2 + b2)"
+            hint = " (that is the MLP's hidden shape (T, F): the MLP ends with @ W2 + b2)"
         elif shape == (C, T):
             hint = " (looks transposed: one row per token)"
         elif len(shape) == 3:
@@ -242,7 +242,7 @@ def _check(transformer_block, x, p, n_heads, label=""):
     _compare(got, _block(x, p, n_heads), factor, x, p, n_heads, label)
 
 
-def _params(seed, C, H, dtype=np.float64, attn_out_scale=1.0):
+def _params(seed, C, F, dtype=np.float64, attn_out_scale=1.0):
     """Random block parameters with distinct layer norms and peaked attention."""
     rng = np.random.default_rng(seed)
     p = {
@@ -252,8 +252,8 @@ def _params(seed, C, H, dtype=np.float64, attn_out_scale=1.0):
         "W_v": rng.normal(scale=1.0 / math.sqrt(C), size=(C, C)),
         "W_o": attn_out_scale * rng.normal(scale=1.0 / math.sqrt(C), size=(C, C)),
         "ln2_g": 1.0 + 0.3 * rng.normal(size=C), "ln2_b": 0.3 * rng.normal(size=C),
-        "W1": rng.normal(scale=1.0 / math.sqrt(C), size=(C, H)), "b1": 0.3 * rng.normal(size=H),
-        "W2": rng.normal(scale=1.0 / math.sqrt(H), size=(H, C)), "b2": 0.3 * rng.normal(size=C),
+        "W1": rng.normal(scale=1.0 / math.sqrt(C), size=(C, F)), "b1": 0.3 * rng.normal(size=F),
+        "W2": rng.normal(scale=1.0 / math.sqrt(F), size=(F, C)), "b2": 0.3 * rng.normal(size=C),
     }
     return {key: value.astype(dtype) for key, value in p.items()}
 
@@ -266,17 +266,17 @@ def _x(seed, T, C, dtype=np.float64, scale=1.0):
 
 def test_shape(transformer_block):
     """Output shape is (T, C), for several sizes and head counts"""
-    for seed, (T, C, n_heads, H) in enumerate([(4, 8, 2, 32), (1, 4, 1, 8), (6, 12, 3, 16), (3, 6, 6, 6)]):
-        _call(transformer_block, _x(seed, T, C), _params(seed, C, H), n_heads)
+    for seed, (T, C, n_heads, F) in enumerate([(4, 8, 2, 32), (1, 4, 1, 8), (6, 12, 3, 16), (3, 6, 6, 6)]):
+        _call(transformer_block, _x(seed, T, C), _params(seed, C, F), n_heads)
 
 
 def test_residual_identity(transformer_block):
     """With W_o, W2 and b2 zero both sublayers output 0, so the block returns x (residual connections)"""
-    T, C, H, n_heads = 5, 8, 16, 2
+    T, C, F, n_heads = 5, 8, 16, 2
     x = _x(1, T, C)
-    p = _params(1, C, H)
+    p = _params(1, C, F)
     p["W_o"] = np.zeros((C, C))
-    p["W2"] = np.zeros((H, C))
+    p["W2"] = np.zeros((F, C))
     p["b2"] = np.zeros(C)
     got, factor = _call(transformer_block, x, p, n_heads)
     _compare(got, x, factor, x, p, n_heads, label=" with W_o = W2 = b2 = 0 (expected: x itself)")
@@ -308,9 +308,9 @@ def test_single_token(transformer_block):
 
 def test_causal(transformer_block):
     """Changing a later token does not change the earlier rows (causal attention)"""
-    T, C, H, n_heads = 6, 8, 16, 2
+    T, C, F, n_heads = 6, 8, 16, 2
     x = _x(4, T, C)
-    p = _params(4, C, H)
+    p = _params(4, C, F)
     before, factor = _call(transformer_block, x, p, n_heads)
     for changed in (T - 1, 2):
         x2 = x.copy()
@@ -331,9 +331,9 @@ def test_tiny_variance(transformer_block):
     # Entries of size 1e-3: the variance (about 1e-6) is smaller than eps, so sqrt(var + eps),
     # sqrt(var) + eps and sqrt(var) differ a lot.  W_o is small too, so the MLP's layer norm also
     # sees rows with a tiny spread.
-    T, C, H, n_heads = 4, 8, 16, 2
+    T, C, F, n_heads = 4, 8, 16, 2
     x = _x(5, T, C, scale=1e-3)
-    p = _params(5, C, H, attn_out_scale=1e-3)
+    p = _params(5, C, F, attn_out_scale=1e-3)
     _check(transformer_block, x, p, n_heads, label=" with entries of x about 1e-3")
 
 
@@ -345,7 +345,7 @@ def test_random(transformer_block):
 
 def test_float32(transformer_block):
     """float32 inputs and parameters give the right values (within float32 precision)"""
-    T, C, H, n_heads = 8, 16, 64, 4
+    T, C, F, n_heads = 8, 16, 64, 4
     x = _x(8, T, C, dtype=np.float32)
-    p = _params(8, C, H, dtype=np.float32)
+    p = _params(8, C, F, dtype=np.float32)
     _check(transformer_block, x, p, n_heads, label=" (float32 inputs)")

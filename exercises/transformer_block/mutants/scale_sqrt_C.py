@@ -4,11 +4,6 @@ import math
 import numpy as np
 
 
-def layer_norm(x, gamma, beta, eps=1e-5):
-    mean = x.mean(axis=-1, keepdims=True)
-    return gamma * (x - mean) / np.sqrt(x.var(axis=-1, keepdims=True) + eps) + beta
-
-
 def transformer_block(x, p, n_heads):
     T, C = x.shape
     D = C // n_heads
