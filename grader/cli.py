@@ -23,6 +23,7 @@ from grader.outputs.atomic import write_atomically
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 from grader.submission import SubmissionError, read_source
 from grader.text import printable
+from grader.track import reference_steps
 
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
 MAX_TIMEOUT_SECONDS = 3600
@@ -256,10 +257,11 @@ def read_submission(path):
 
 def run_check(args):
     exercise = load_exercise(args.exercise)
+    earlier = reference_steps(exercise)  # offline the steps it uses are the references: a mark is about this step
     source = read_submission(args.submission)
     sandbox = Sandbox(args.sandbox, hide=[exercise.path], warn=lambda text: print(text, file=sys.stderr))
     try:
-        grader = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox)
+        grader = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox, earlier=earlier)
         exercise.check_points(grader.test_names)
         report = grader.grade(source)
     finally:

@@ -4,7 +4,8 @@
 `ValidationResult`: `.problems` (one string per problem, naming the file) and
 `.lines` (the human report, one ✓/✗ line per check).  The checks:
 
-- the folder matches the format (the loader's own checks: files, metadata, syntax);
+- the folder matches the format (the loader's own checks: files, metadata, syntax), and the steps it
+  uses exist, earlier in its track (grader/track.py);
 - the statement and the hints render (Markdown and LaTeX, as on the site);
 - the hidden tests load, each has a docstring, their names (and function names) are unique,
   and they import only numpy, the standard library and grader.core;
@@ -16,8 +17,8 @@
   real Pyodide (under Node) as in CPython.
 
 Every grading runs like `python -m grader check` (a checker process, the
-learner's code in the sandbox), so a mutant that loops ends as a timeout
-instead of hanging the validation.
+learner's code in the sandbox, the references of the steps it uses in scope),
+so a mutant that loops ends as a timeout instead of hanging the validation.
 """
 
 import ast
@@ -34,6 +35,7 @@ from pathlib import Path
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
+from grader.track import reference_steps
 from markup.markdown import MarkdownError, prerender, render_markdown
 from grader.node import NodeError, node_command
 from grader.pyodide.dist import DistError, ensure_dist
@@ -95,27 +97,28 @@ def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
     Learner code (reference, starter, mutants) runs in the sandbox `sandbox_mode` asks for (see sandbox.py).
     """
     started = time.perf_counter()
-    if not isinstance(exercise, Exercise):
-        try:
+    try:
+        if not isinstance(exercise, Exercise):
             exercise = load_exercise(exercise)
-        except ExerciseError as exc:
-            name = Path(exercise).name
-            result = ValidationResult(name, lines=[name])
-            result.check(FORMAT_CHECK, [str(exc)])
-            return _finish(result, started)
+        earlier = reference_steps(exercise)
+    except ExerciseError as exc:
+        name = exercise.id if isinstance(exercise, Exercise) else Path(exercise).name
+        result = ValidationResult(name, lines=[name])
+        result.check(FORMAT_CHECK, [str(exc)])
+        return _finish(result, started)
     result = ValidationResult(exercise.id, lines=[f"{exercise.id} - {exercise.title}"])
     result.check(FORMAT_CHECK)
     _check_markdown(exercise, result)
     test_names = _check_tests(exercise, result)
     if test_names is not None:
-        runs = _grade_everything(exercise, test_names, sandbox_mode)
+        runs = _grade_everything(exercise, test_names, earlier, sandbox_mode)
         _check_reference(exercise, runs, result)
         _check_starter(exercise, runs, result)
         _check_mutants(exercise, runs, result)
         _check_determinism(exercise, runs, result)
         _check_speed(exercise, runs, result)
         if pyodide_dist is not None:
-            _check_pyodide(exercise, runs, pyodide_dist, result)
+            _check_pyodide(exercise, runs, earlier, pyodide_dist, result)
     return _finish(result, started)
 
 
@@ -212,10 +215,10 @@ def _foreign_imports(tree, tests_path):
     return problems
 
 
-def _grade_everything(exercise, test_names, sandbox_mode):
+def _grade_everything(exercise, test_names, earlier, sandbox_mode):
     """{label: [_Run, ...]}: reference and mutants graded twice (determinism), the starter once."""
     limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
-    grader = Grader(exercise.grading_spec(), limits, shared_sandbox(sandbox_mode), test_names)
+    grader = Grader(exercise.grading_spec(), limits, shared_sandbox(sandbox_mode), test_names, earlier)
     # The reference runs alone, one run at a time, since its timing feeds the speed check.
     runs = {"reference": [_Run.of(grader.grade(exercise.solution)) for _ in range(2)]}
     jobs = [("starter", exercise.starter)] + [(name, source) for name, source in exercise.mutants.items()
@@ -315,14 +318,14 @@ def _check_speed(exercise, runs, result):
     result.check(f"fast: {figure}", problems)
 
 
-def _check_pyodide(exercise, runs, dist, result):
+def _check_pyodide(exercise, runs, earlier, dist, result):
     # A mutant that times out in CPython would hang Pyodide, which cannot be interrupted from outside.
     skipped = [name for name in exercise.mutants if any(s == "timeout" for s in runs[name][0].statuses)]
     sources = {"reference": exercise.solution}
     sources.update((name, source) for name, source in exercise.mutants.items() if name not in skipped)
     started = time.perf_counter()
     try:
-        pyodide_runs = _grade_in_pyodide(exercise, sources, dist)
+        pyodide_runs = _grade_in_pyodide(exercise, sources, dist, earlier)
     except PyodideError as exc:
         result.check("Pyodide: grading under Node", [_problem(exercise.path, f"grading in Pyodide failed: {exc}")])
         return
@@ -364,18 +367,21 @@ def pyodide_dist():
         raise PyodideError(f"cannot assemble the Pyodide distribution: {exc}") from None
 
 
-def _grade_in_pyodide(exercise, sources, dist):
-    """{label: _Run} for each source, all graded in one Node process running Pyodide."""
+def _grade_in_pyodide(exercise, sources, dist, earlier=()):
+    """{label: _Run} for each source, all graded in one Node process running Pyodide, the `earlier`
+    steps (EarlierStep) in scope."""
     files = {path.relative_to(PROJECT_ROOT).as_posix(): path.read_text(encoding="utf-8")
              for path in [PROJECT_ROOT / "grader" / "__init__.py",
                           *sorted((PROJECT_ROOT / "grader" / "core").glob("*.py"))]}
-    request = json.dumps({"spec": dataclasses.asdict(exercise.grading_spec()), "sources": sources})
+    request = json.dumps({"spec": dataclasses.asdict(exercise.grading_spec()), "sources": sources,
+                          "earlier": [step.to_dict() for step in earlier]})
     code = (
         "import json\n"
-        "from grader.core.engine import GradingSpec, grade\n"
+        "from grader.core.engine import EarlierStep, GradingSpec, grade\n"
         f"request = json.loads({request!r})\n"
         "spec = GradingSpec(**request['spec'])\n"
-        "reports = {label: grade(spec, source) for label, source in request['sources'].items()}\n"
+        "earlier = [EarlierStep.from_dict(fields) for fields in request['earlier']]\n"
+        "reports = {label: grade(spec, source, earlier=earlier) for label, source in request['sources'].items()}\n"
         "json.dumps(reports)\n"
     )
     timeout = NODE_STARTUP_SECONDS + exercise.time_limit * len(sources)

@@ -14,7 +14,7 @@ from grader.checker.remote import RemoteLearner
 from grader.core.engine import TestsError, one_line, run_tests
 from grader.processes import close_fds_except, die_with_parent
 
-def checker_main(spec, source, limits, sandbox, events_fd, parent_pid):
+def checker_main(spec, source, limits, sandbox, events_fd, parent_pid, earlier=()):
     """Entry point in the forked child; never returns."""
     try:
         die_with_parent()
@@ -31,7 +31,7 @@ def checker_main(spec, source, limits, sandbox, events_fd, parent_pid):
             line = json.dumps(event, ensure_ascii=True, allow_nan=False) + "\n"
             os.write(events_fd, line.encode())
 
-        learner = RemoteLearner(spec.entry, source, sandbox, limits)
+        learner = RemoteLearner(spec.entry, source, sandbox, limits, earlier)
         learner.prepare()
         try:
             run_tests(spec, learner, emit)

@@ -65,8 +65,9 @@ def wall_backstop(cpu_seconds):
 
 
 class RemoteLearner:
-    def __init__(self, entry_name, source, sandbox, limits):
+    def __init__(self, entry_name, source, sandbox, limits, earlier=()):
         self.entry_name, self.source, self.sandbox, self.limits = entry_name, source, sandbox, limits
+        self.earlier = tuple(earlier)  # EarlierStep: their entry functions are in the learner's scope
         self._process = None
         self._loaded = False
         self._used = 0.0       # CPU seconds
@@ -155,7 +156,8 @@ class RemoteLearner:
             self._process = _LearnerProcess.spawn(self.sandbox, self.limits)
         importable = self.limits.importable
         request = {"load": {"entry": self.entry_name, "source": self.source,
-                            "importable": sorted(importable) if importable is not None else None}}
+                            "importable": sorted(importable) if importable is not None else None,
+                            "earlier": [step.to_dict() for step in self.earlier]}}
         message, _ = self._exchange(request, (), self._left(), self._used_up(), loading=True)
         error = message.get("loaded", 0)
         if set(message) != {"loaded"} or not (error is None or type(error) is str):

@@ -32,10 +32,14 @@ MAX_EVENT_BYTES = 4 * 1024 * 1024
 
 
 class Grader:
-    """Grades submissions of one exercise with the given limits, in processes forked from this one."""
+    """Grades submissions of one exercise with the given limits, in processes forked from this one.
 
-    def __init__(self, spec, limits, sandbox, test_names=None):
-        self.spec, self.limits, self.sandbox = spec, limits, sandbox
+    `earlier`: the EarlierStep of each step the exercise uses (grader/track.py `reference_steps`), whose
+    entry functions the submission finds in scope.
+    """
+
+    def __init__(self, spec, limits, sandbox, test_names=None, earlier=()):
+        self.spec, self.limits, self.sandbox, self.earlier = spec, limits, sandbox, tuple(earlier)
         self.test_names = list(test_names) if test_names is not None else load_test_names(spec)
         try:
             compile_tests(spec)  # here, once, so that every forked checker finds the code compiled
@@ -105,7 +109,7 @@ class _CheckerRun:
         gc.freeze()
         pid = os.fork()
         if pid == 0:
-            checker_main(grader.spec, source, grader.limits, grader.sandbox, write_end, parent)
+            checker_main(grader.spec, source, grader.limits, grader.sandbox, write_end, parent, grader.earlier)
         gc.unfreeze()
         os.close(write_end)
         self.pid, self.fd = pid, read_end
@@ -262,9 +266,9 @@ def shared_sandbox(mode="auto"):
     return sandbox
 
 
-def grade_isolated(spec, source, limits, test_names=None):
+def grade_isolated(spec, source, limits, test_names=None, earlier=()):
     """Grade one submission with the process-wide sandbox; always returns a full report."""
-    return Grader(spec, limits, shared_sandbox(), test_names).grade(source)
+    return Grader(spec, limits, shared_sandbox(), test_names, earlier).grade(source)
 
 
 __all__ = ["Grader", "Limits", "grade_isolated", "load_test_names", "shared_sandbox"]

@@ -4,7 +4,8 @@ Runs in a confined process forked by the zygote, with the checker at the other
 end of `channel` (a stream socket).  Messages are frames of plain data (see
 grader/wire.py):
 
-    checker -> learner   {"load": {"entry": str, "source": str, "importable": [str] | None}}   first, once
+    checker -> learner   {"load": {"entry": str, "source": str, "importable": [str] | None,
+                                   "earlier": [EarlierStep.to_dict(), ...]}}              first, once
     learner -> checker   {"loaded": None | error message}
     checker -> learner   {"call": value tree}      (args, kwargs), blobs alongside
     learner -> checker   {"return": value tree} | {"raised": {...}} | {"unencodable": str}
@@ -12,6 +13,9 @@ grader/wire.py):
 Nothing here is trusted by the checker: the learner's code shares this
 process and may change any of it.  The checker validates every message.
 The learner's prints go to file descriptors 1 and 2, a pipe the checker drains.
+
+`earlier` lists the earlier steps the exercise uses (offline: their references), dependencies
+first; their entry functions are in the submission's scope when it runs (see `load_submission`).
 """
 
 import io
@@ -19,7 +23,7 @@ import os
 import socket
 import sys
 
-from grader.core.engine import builtin_bases, describe_exception, load_submission, one_line
+from grader.core.engine import EarlierStep, builtin_bases, describe_exception, load_submission, one_line
 from grader.learner.imports import refuse_imports_missing_from
 from grader.wire import FrameReader, Unencodable, decode_value, encode_value, frame
 
@@ -36,7 +40,8 @@ def serve(channel):
             request = message.get("load") or {}
             if request.get("importable") is not None:
                 refuse_imports_missing_from(request["importable"])
-            entry, error = load_submission(request.get("entry"), request.get("source", ""))
+            earlier = [EarlierStep.from_dict(fields) for fields in request.get("earlier") or ()]
+            entry, error = load_submission(request.get("entry"), request.get("source", ""), earlier)
             _send(channel, {"loaded": error})
             if error is not None:
                 return
