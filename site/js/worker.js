@@ -43,9 +43,8 @@ def load_earlier_steps(earlier_json):
 
 def where_stopped(frame):
     """Where the innermost frame of the learner's code (or of an earlier step's) was, or None:
-    {line, function, code}, with `earlier` (its label) in an earlier step; a reference's line is not shown."""
-    while frame is not None and frame.f_code.co_filename != SUBMISSION_FILENAME \
-            and frame.f_code.co_filename not in earlier_files:
+    {line, function, code}, with "earlier" (its label) in an earlier step; a reference's line is not shown."""
+    while frame is not None and frame.f_code.co_filename not in (SUBMISSION_FILENAME, *earlier_files):
         frame = frame.f_back
     if frame is None:
         return None
