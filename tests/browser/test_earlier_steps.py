@@ -1,0 +1,71 @@
+"""Steps build on the learner's own earlier code: what passed at step 5 and step 8 is in scope at step 9."""
+
+from page_helpers import EXERCISES, run_and_wait, set_code, shown_results
+
+SOFTMAX = """import numpy as np
+
+
+def softmax(x, axis=-1):
+    shifted = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return shifted / np.sum(shifted, axis=axis, keepdims=True)
+"""
+CAUSAL_ATTENTION = (EXERCISES / "causal_attention" / "solution.py").read_text()  # calls softmax from scope
+MULTI_HEAD_ATTENTION = (EXERCISES / "multi_head_attention" / "solution.py").read_text()  # calls causal_attention
+# Passes step 8's tests, whose batches have a leading axis of 2, but refuses step 9's 3 or 4 heads.
+NARROW_CAUSAL_ATTENTION = CAUSAL_ATTENTION.replace('''    T, d = q.shape[-2], q.shape[-1]
+''', '''    if q.ndim == 3 and q.shape[0] > 2:
+        raise ValueError(f"a batch of {q.shape[0]}: only batches of up to 2 are supported")
+    T, d = q.shape[-2], q.shape[-1]
+''')
+
+
+def go_to(page, exercise_id):
+    """Follow a link to another exercise, as the learner does: the page is swapped in, Python stays."""
+    page.evaluate("""id => {
+        const link = Object.assign(document.createElement('a'), {href: `../${id}/`});
+        document.querySelector('main').append(link);
+        link.click();
+    }""", exercise_id)
+    page.wait_for_function("id => document.body.dataset.exerciseId === id && window.editorView !== undefined",
+                           arg=exercise_id)
+
+
+def in_scope(page):
+    return page.locator("#in-scope li .scope-source").all_inner_texts()
+
+
+def solve(page, source):
+    set_code(page, source)
+    assert "all good" in run_and_wait(page), shown_results(page)
+
+
+def test_steps_use_the_learners_latest_passing_code(open_exercise):
+    assert NARROW_CAUSAL_ATTENTION != CAUSAL_ATTENTION
+    page = open_exercise("causal_attention")
+    assert in_scope(page) == ["reference: step 5 softmax (not solved yet)"]
+    assert page.locator("#in-scope .scope-switch").is_hidden()  # nothing of theirs to switch to
+
+    go_to(page, "softmax")
+    solve(page, SOFTMAX)
+    go_to(page, "causal_attention")
+    assert in_scope(page) == ["your step 5: softmax"]
+    solve(page, CAUSAL_ATTENTION)
+    go_to(page, "multi_head_attention")
+    assert in_scope(page) == ["your step 5: softmax", "your step 8: causal_attention"]
+    solve(page, MULTI_HEAD_ATTENTION)
+
+    go_to(page, "causal_attention")
+    solve(page, NARROW_CAUSAL_ATTENTION)  # the latest passing code is what later steps use
+    go_to(page, "multi_head_attention")
+    assert "all good" not in run_and_wait(page)
+    messages = "\n".join(message for _, _, message in shown_results(page))
+    assert "(raised in your causal_attention (step 8), which this step uses)" in messages
+    assert "only batches of up to 2 are supported" in messages
+
+    switch = page.get_by_role("button", name="Use reference causal_attention (step 8) instead of yours")
+    switch.click()
+    assert in_scope(page) == ["your step 5: softmax",
+                              "reference: step 8 causal_attention (you chose it over your code)"]
+    assert "all good" in run_and_wait(page), shown_results(page)
+    page.get_by_role("button", name="Use your causal_attention (step 8)").click()  # remembered either way
+    assert in_scope(page)[1] == "your step 8: causal_attention"
