@@ -1,6 +1,6 @@
 """Steps build on the learner's own earlier code: what passed at step 5 and step 8 is in scope at step 9."""
 
-from page_helpers import EXERCISES, run_and_wait, set_code, shown_results
+from page_helpers import RUN_MS, run_and_wait, set_code, shown_results
 
 SOFTMAX = """import numpy as np
 
@@ -9,14 +9,29 @@ def softmax(x, axis=-1):
     shifted = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return shifted / np.sum(shifted, axis=axis, keepdims=True)
 """
-CAUSAL_ATTENTION = (EXERCISES / "causal_attention" / "solution.py").read_text()  # calls softmax from scope
-MULTI_HEAD_ATTENTION = (EXERCISES / "multi_head_attention" / "solution.py").read_text()  # calls causal_attention
+CAUSAL_ATTENTION = """import numpy as np
+
+
+def causal_attention(q, k, v):
+    T = q.shape[-2]
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    scores = np.where(np.triu(np.ones((T, T), dtype=bool), k=1), -np.inf, scores)
+    return softmax(scores, axis=-1) @ v
+"""
 # Passes step 8's tests, whose batches have a leading axis of 2, but refuses step 9's 3 or 4 heads.
-NARROW_CAUSAL_ATTENTION = CAUSAL_ATTENTION.replace('''    T, d = q.shape[-2], q.shape[-1]
-''', '''    if q.ndim == 3 and q.shape[0] > 2:
+NARROW_CAUSAL_ATTENTION = CAUSAL_ATTENTION.replace("""    T = q.shape[-2]
+""", """    if q.ndim == 3 and q.shape[0] > 2:
         raise ValueError(f"a batch of {q.shape[0]}: only batches of up to 2 are supported")
-    T, d = q.shape[-2], q.shape[-1]
-''')
+    T = q.shape[-2]
+""")
+MULTI_HEAD_ATTENTION = """import numpy as np
+
+
+def multi_head_attention(x, W_q, W_k, W_v, W_o, n_heads):
+    T, C = x.shape
+    heads = [(x @ W).reshape(T, n_heads, C // n_heads).transpose(1, 0, 2) for W in (W_q, W_k, W_v)]
+    return causal_attention(*heads).transpose(1, 0, 2).reshape(T, C) @ W_o
+"""
 
 
 def go_to(page, exercise_id):
@@ -40,7 +55,6 @@ def solve(page, source):
 
 
 def test_steps_use_the_learners_latest_passing_code(open_exercise):
-    assert NARROW_CAUSAL_ATTENTION != CAUSAL_ATTENTION
     page = open_exercise("causal_attention")
     assert in_scope(page) == ["reference: step 5 softmax (not solved yet)"]
     assert page.locator("#in-scope .scope-switch").is_hidden()  # nothing of theirs to switch to
@@ -61,6 +75,14 @@ def test_steps_use_the_learners_latest_passing_code(open_exercise):
     messages = "\n".join(message for _, _, message in shown_results(page))
     assert "(raised in your causal_attention (step 8), which this step uses)" in messages
     assert "only batches of up to 2 are supported" in messages
+    page.locator("#try-code summary").click()  # "Try your code" runs with the same steps in scope
+    page.fill("#try-input", "causal_attention(*np.ones((3, 3, 2, 2)))")
+    page.click("#try-button")
+    page.wait_for_function("() => !document.getElementById('try-output').hidden "
+                           "&& !document.getElementById('try-output').hasAttribute('aria-busy')", timeout=RUN_MS)
+    tried = page.locator("#try-output").inner_text()
+    assert "(raised in your causal_attention (step 8), which this step uses)" in tried, tried
+    assert "  line 6 of your causal_attention (step 8), in causal_attention: raise ValueError(" in tried, tried
 
     switch = page.get_by_role("button", name="Use reference causal_attention (step 8) instead of yours")
     switch.click()
