@@ -1,6 +1,8 @@
 """Steps build on the learner's own earlier code: what passed at step 5 and step 8 is in scope at step 9."""
 
-from page_helpers import RUN_MS, run_and_wait, set_code, shown_results
+from page_helpers import run_and_wait, set_code, set_time_limit, shown_results
+from conftest import wait_until_ready
+from test_try_code import tried
 
 SOFTMAX = """import numpy as np
 
@@ -77,12 +79,9 @@ def test_steps_use_the_learners_latest_passing_code(open_exercise):
     assert "only batches of up to 2 are supported" in messages
     page.locator("#try-code summary").click()  # "Try your code" runs with the same steps in scope
     page.fill("#try-input", "causal_attention(*np.ones((3, 3, 2, 2)))")
-    page.click("#try-button")
-    page.wait_for_function("() => !document.getElementById('try-output').hidden "
-                           "&& !document.getElementById('try-output').hasAttribute('aria-busy')", timeout=RUN_MS)
-    tried = page.locator("#try-output").inner_text()
-    assert "(raised in your causal_attention (step 8), which this step uses)" in tried, tried
-    assert "  line 6 of your causal_attention (step 8), in causal_attention: raise ValueError(" in tried, tried
+    output = tried(page)
+    assert "(raised in your causal_attention (step 8), which this step uses)" in output, output
+    assert "  line 6 of your causal_attention (step 8), in causal_attention: raise ValueError(" in output, output
 
     switch = page.get_by_role("button", name="Use reference causal_attention (step 8) instead of yours")
     switch.click()
@@ -91,3 +90,17 @@ def test_steps_use_the_learners_latest_passing_code(open_exercise):
     assert "all good" in run_and_wait(page), shown_results(page)
     page.get_by_role("button", name="Use your causal_attention (step 8)").click()  # remembered either way
     assert in_scope(page)[1] == "your step 8: causal_attention"
+
+
+def test_a_time_limit_names_the_earlier_step_where_the_code_was(page, isolated_base_url):
+    """Only a cross-origin isolated page can interrupt Python and ask where it was."""
+    page.goto(f"{isolated_base_url}/exercises/multi_head_attention/")
+    wait_until_ready(page)
+    looping = "def causal_attention(q, k, v):\n    while q.shape[0] == 7:\n        pass\n    return v\n"
+    page.evaluate("code => localStorage.setItem('mlex:passed:causal_attention', code)", looping)
+    set_code(page, "import numpy as np\n")
+    set_time_limit(page, 1)
+    page.locator("#try-code summary").click()
+    page.fill("#try-input", "causal_attention(np.ones((7, 2, 2)), 0, 0)")
+    assert tried(page).endswith("\nStopped at line 2 of your causal_attention (step 8) (in causal_attention): "
+                                "while q.shape[0] == 7:")
