@@ -1,7 +1,7 @@
 """Steps build on the learner's own earlier code: what passed at step 5 and step 8 is in scope at step 9."""
 
-from page_helpers import run_and_wait, set_code, set_time_limit, shown_results
 from conftest import wait_until_ready
+from page_helpers import run_and_wait, set_code, set_time_limit, shown_results
 from test_try_code import tried
 
 SOFTMAX = """import numpy as np
