@@ -19,7 +19,8 @@ ends in .csv.  It
 is locked while a batch writes it.  Only the main thread writes it, a whole
 record at a time, flushed and synced, so an interruption loses nothing already
 graded.  A rerun reuses a record only when the submission's bytes and the
-hidden tests are the ones it was graded with; a regraded submission's new record
+hidden tests (and the references of the steps the exercise uses) are the ones
+it was graded with; a regraded submission's new record
 is appended, then replaces the old one when the file is rewritten at the end
 (atomically: a temporary file, synced, renamed over it).  A torn last record
 from a crash is dropped; a file holding anything else than this exercise's
@@ -46,6 +47,7 @@ from grader.records import record_problem
 from grader.spreadsheet import safe_cell
 from grader.submission import SubmissionError, decode_source, display, file_kind, read_bytes, read_submission
 from grader.text import json_escaped, printable
+from grader.track import reference_steps
 
 CSV_FIRST_COLUMNS = ("submission", "passed", "score", "max_score", "error")  # then a column per hidden test
 CSV_LAST_COLUMNS = ("exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version")
@@ -467,13 +469,14 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
         submissions, not_graded = find_submissions(folder, entry_file)
         learners = [Learner(assignment.parts[0].exercise.id, submission) for submission in submissions]
     # The hidden tests load before the results file opens, so a broken exercise writes nothing.
-    exercises, graded = {}, {}
+    exercises, graded, earlier = {}, {}, {}
     for part in assignment.parts:
         exercise = exercises[part.exercise.id] = part.exercise
+        earlier[exercise.id] = reference_steps(exercise)  # offline the steps it uses are the references
         test_names = load_test_names(exercise.grading_spec())
         exercise.check_points(test_names)
-        graded[exercise.id] = Graded(hashlib.sha256(exercise.tests_source.encode()).hexdigest(),
-                                     test_names, _points(exercise, test_names))
+        graded[exercise.id] = Graded(_tests_sha256(exercise, earlier[exercise.id]), test_names,
+                                     _points(exercise, test_names))
     with ResultsFile(out) as results, executor:
         results.load(graded, force)
         todo, kept, missing = [], [], 0
@@ -501,7 +504,7 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
                 items = _sources([learner for learner in todo if learner.exercise_id == exercise_id],
                                  kept, not_graded, progress, by_student, results, graded[exercise_id])
                 reports = executor.grade(exercise.grading_spec(), limits_for(exercise), graded[exercise_id].test_names,
-                                         items)
+                                         items, earlier[exercise_id])
                 with contextlib.closing(reports):
                     for (name, submission_sha256), report in reports:
                         record = _record(name, submission_sha256, graded[exercise_id].tests_sha256, report)
@@ -511,6 +514,15 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
             progress.finish()
         records = [results.records[(learner.exercise_id, learner.submission.name)] for learner in kept]
         return records, {exercise_id: g.test_names for exercise_id, g in graded.items()}, sorted(not_graded)
+
+
+def _tests_sha256(exercise, earlier):
+    """The hash a record keeps of what it was graded against: tests.py, and the code of the earlier steps
+    in scope (a fix to a used step's reference regrades), none for an exercise that uses none."""
+    digest = hashlib.sha256(exercise.tests_source.encode())
+    for step in earlier:
+        digest.update(b"\0" + step.exercise_id.encode() + b"\0" + step.source.encode())
+    return digest.hexdigest()
 
 
 def _sources(learners, kept, not_graded, progress, by_student, results, graded):

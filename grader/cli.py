@@ -122,6 +122,9 @@ def _parser():
     new.add_argument("--track", default=DEFAULT_TRACK, help=f"track slug (default: {DEFAULT_TRACK})")
     new.add_argument("--step", type=_positive_int, help="position in the track (default: the next free step)")
     new.add_argument("--entry", help="name of the function learners write (default: the id)")
+    new.add_argument("--uses", type=_ids, default=(), metavar="ID,ID",
+                     help="earlier steps of the track it builds on (their entry functions are in the learner's "
+                          "scope), e.g. softmax,causal_attention")
     _add_root_option(new)
     new.set_defaults(command=run_new)
 
@@ -208,6 +211,11 @@ def _executor(text):
         return executor_address(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _ids(text):
+    """A comma-separated list of exercise ids (checked when the exercise is created)."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
 
 
 def _file_name(text):
@@ -353,7 +361,7 @@ def run_list(args):
 def run_new(args):
     try:
         folder = create_exercise(args.id, args.root, title=args.title, track=args.track, step=args.step,
-                                 entry=args.entry)
+                                 entry=args.entry, uses=args.uses)
     except ScaffoldError as exc:
         raise UsageError(str(exc)) from None
     shown = os.path.relpath(folder) if folder.resolve().is_relative_to(Path.cwd()) else str(folder)

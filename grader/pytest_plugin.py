@@ -2,7 +2,8 @@
 
 Each exercise's tests.py is collected as a pytest module, with pytest's own
 assertion rewriting, tracebacks, `-k` and `--pdb`, and every hidden test gets
-the reference solution as its argument (`test_shape[reference]`).  After the
+the reference solution as its argument (`test_shape[reference]`), run with the
+references of the steps it `uses` in scope, as offline grading runs it.  After the
 tests, one item per mutant (`mutant[swapped_sin_cos]`) grades that mutant with
 the real grader, in an isolated process under the exercise's time limit, and
 fails, naming the mutant, when every hidden test passes on it.
@@ -18,6 +19,8 @@ import pytest
 
 from grader.exercise import ExerciseError, load_exercise
 from grader.checker.supervisor import Limits, grade_isolated
+from grader.core.engine import load_earlier
+from grader.track import reference_steps
 
 # Exercise files are imported as exercises.<id>.tests and exercises.<id>.solution: every
 # exercise has a tests.py, so the plain module name "tests" would clash.
@@ -59,8 +62,18 @@ class HiddenTests(pytest.Module):
             raise self.CollectError(str(exc)) from None
 
     @functools.cached_property
+    def earlier(self):
+        try:
+            return reference_steps(self.exercise)
+        except ExerciseError as exc:
+            raise self.CollectError(str(exc)) from None
+
+    @functools.cached_property
     def reference(self):
-        module = _import(f"{MODULE_PREFIX}.{self.exercise.id}.solution", self.path.parent / "solution.py")
+        scope, error = load_earlier(self.earlier)
+        if error is not None:
+            raise self.CollectError(f"{self.path.parent / 'exercise.toml'}: a step it uses does not load: {error}")
+        module = _import(f"{MODULE_PREFIX}.{self.exercise.id}.solution", self.path.parent / "solution.py", scope)
         if not callable(getattr(module, self.exercise.entry, None)):
             raise self.CollectError(f"{self.path.parent / 'solution.py'}: defines no function "
                                     f"{self.exercise.entry!r} (the entry in exercise.toml)")
@@ -91,7 +104,7 @@ class Mutant(pytest.Item):
         exercise = self.parent.exercise
         source = exercise.mutants[self.mutant]
         limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
-        report = grade_isolated(exercise.grading_spec(), source, limits)
+        report = grade_isolated(exercise.grading_spec(), source, limits, earlier=self.parent.earlier)
         where = f"{exercise.path.name}/mutants/{self.mutant}"
         if report["error"] is not None:
             raise MutantSurvived(f"{where} does not load, so no test can catch it: {report['error']}")
@@ -111,8 +124,9 @@ class Mutant(pytest.Item):
         return self.path.parent / "mutants" / self.mutant, None, f"mutant {self.mutant}"
 
 
-def _import(name, path):
-    """Import the file `path` as module `name` through sys.meta_path, where pytest rewrites asserts."""
+def _import(name, path, scope=None):
+    """Import the file `path` as module `name` through sys.meta_path, where pytest rewrites asserts;
+    `scope` ({name: value}) is defined in the module before it runs."""
     for finder in sys.meta_path:
         spec = finder.find_spec(name, [str(path.parent)]) if hasattr(finder, "find_spec") else None
         if spec is not None and spec.origin == str(path):
@@ -120,6 +134,7 @@ def _import(name, path):
     else:
         spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    module.__dict__.update(scope or {})
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)

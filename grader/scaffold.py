@@ -3,7 +3,9 @@
 The example (a row-wise softmax) has every file of the format, passes
 `python -m grader validate` as it is, and shows the conventions: statement
 sections, math, a starter that raises NotImplementedError, hidden tests with
-learner-facing messages built on grader.core.checks, and a mutant.  The
+learner-facing messages built on grader.core.checks, and a mutant.  With
+`uses`, exercise.toml lists the earlier steps it builds on (checked like
+`validate` checks them) and the starter says they are in scope.  The
 author replaces its content; the folder appears all at once or not at all.
 """
 
@@ -16,6 +18,7 @@ import tomllib
 from pathlib import Path
 
 from grader.exercise import EXERCISES_DIR, ID_PATTERN, ExerciseError, exercise_folders, load_exercise
+from grader.track import used_steps
 
 DEFAULT_TRACK = "build-gpt"
 
@@ -24,8 +27,12 @@ class ScaffoldError(Exception):
     """The exercise cannot be created; the message says why and what would work."""
 
 
-def create_exercise(exercise_id, root=EXERCISES_DIR, *, title=None, track=DEFAULT_TRACK, step=None, entry=None):
-    """Create `root/exercise_id/` with the example files; return its path."""
+def create_exercise(exercise_id, root=EXERCISES_DIR, *, title=None, track=DEFAULT_TRACK, step=None, entry=None,
+                    uses=()):
+    """Create `root/exercise_id/` with the example files; return its path.
+
+    `uses`: ids of earlier steps of `track` under `root` whose entry functions the learner's code finds in scope.
+    """
     root = Path(root)
     if not ID_PATTERN.match(exercise_id):
         raise ScaffoldError(f"{exercise_id!r} is not a valid exercise id: use lowercase letters, digits and _, "
@@ -42,7 +49,8 @@ def create_exercise(exercise_id, root=EXERCISES_DIR, *, title=None, track=DEFAUL
     elif step in taken:
         raise ScaffoldError(f"step {step} of track {track!r} is already used by {taken[step]} "
                             f"(the next free step is {max(taken) + 1})")
-    files = _example_files(exercise_id, title or exercise_id.replace("_", " ").capitalize(), track, step, entry)
+    files = _example_files(exercise_id, title or exercise_id.replace("_", " ").capitalize(), track, step, entry,
+                           tuple(uses))
 
     root.mkdir(parents=True, exist_ok=True)
     # Built inside a hidden folder of root (same file system, so the rename is atomic); the loaders
@@ -54,8 +62,8 @@ def create_exercise(exercise_id, root=EXERCISES_DIR, *, title=None, track=DEFAUL
             (draft / relative).parent.mkdir(parents=True, exist_ok=True)
             (draft / relative).write_text(text, encoding="utf-8")
         try:
-            load_exercise(draft)
-        except ExerciseError as exc:  # e.g. a --track or --title the format does not allow
+            used_steps(load_exercise(draft), root)
+        except ExerciseError as exc:  # e.g. a --track or --title the format does not allow, a --uses unknown
             raise ScaffoldError(f"cannot create {exercise_id}: {exc.message}") from None
         os.rename(draft, target)
     finally:
@@ -76,11 +84,18 @@ def _steps_used(root, track):
     return steps
 
 
-def _example_files(exercise_id, title, track, step, entry):
-    values = {"ID": exercise_id, "TITLE": _toml_string(title), "TRACK": track, "STEP": str(step), "ENTRY": entry}
+def _example_files(exercise_id, title, track, step, entry, uses):
+    values = {"ID": exercise_id, "TITLE": _toml_string(title), "TRACK": track, "STEP": str(step), "ENTRY": entry,
+              "USES": "", "IN_SCOPE": ""}
+    if uses:
+        listed = ", ".join(uses)
+        values["USES"] = ("# The earlier steps of the track it builds on: their entry functions are in the "
+                          "learner's scope.\n"
+                          f"uses = [{', '.join(_toml_string(used) for used in uses)}]\n")
+        values["IN_SCOPE"] = f"# In scope from earlier steps (call them, no need to paste them): {listed}.\n"
 
     def fill(template):
-        return re.sub(r"@(ID|TITLE|TRACK|STEP|ENTRY)@", lambda m: values[m.group(1)], template)
+        return re.sub(r"@(ID|TITLE|TRACK|STEP|ENTRY|USES|IN_SCOPE)@", lambda m: values[m.group(1)], template)
 
     return {name: fill(template) for name, template in _TEMPLATES.items()}
 
@@ -103,7 +118,7 @@ difficulty = "Easy"
 # The series this exercise belongs to, and its place in it (1, 2, 3, ...).
 track = "@TRACK@"
 step = @STEP@
-tags = ["numpy", "softmax"]
+@USES@tags = ["numpy", "softmax"]
 # The function learners write; every hidden test takes it as its only parameter.
 entry = "@ENTRY@"
 # Seconds for the whole grading run, in the browser and offline.
@@ -160,7 +175,7 @@ In the second row $e^0 = 1$ and $e^{\ln 3} = 3$, so the probabilities are $1/4$ 
 import numpy as np
 
 
-def @ENTRY@(x):
+@IN_SCOPE@def @ENTRY@(x):
     """Row-wise softmax.
 
     Args:

@@ -51,6 +51,25 @@ def test_defaults_come_from_the_id_and_the_next_free_step(tmp_path):
     assert validate_exercise(exercise).ok
 
 
+def test_new_with_uses_scaffolds_an_exercise_that_builds_on_earlier_steps(tmp_path):
+    create_exercise("row_softmax", tmp_path, track="gpt", step=2)
+    created = run("-m", "grader", "new", "mixer", "--track", "gpt", "--uses", "row_softmax", "--root", str(tmp_path))
+    assert created.returncode == 0, created.stderr
+    exercise = load_exercise(tmp_path / "mixer")
+    assert (exercise.uses, exercise.step) == (("row_softmax",), 3)
+    assert "# In scope from earlier steps (call them, no need to paste them): row_softmax." in exercise.starter
+    assert validate_exercise(exercise).ok
+
+    refused = run("-m", "grader", "new", "early", "--track", "gpt", "--step", "1", "--uses", "mixer",
+                  "--root", str(tmp_path))
+    assert refused.returncode == 2
+    assert refused.stderr == ("error: cannot create early: uses 'mixer', which is step 3: only steps before "
+                              "step 1 can be used\n")
+    with pytest.raises(ScaffoldError, match="cannot create early: uses 'nope', which cannot be loaded"):
+        create_exercise("early", tmp_path, track="gpt", uses=["row_softmax", "nope"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mixer", "row_softmax"]
+
+
 def test_refuses_to_overwrite(tmp_path):
     folder = create_exercise("layer_norm", tmp_path)
     (folder / "solution.py").write_text("# my work\n")

@@ -17,6 +17,7 @@ import pytest
 
 from grader.core.engine import InProcessLearner, run_tests
 from grader.exercise import load_all
+from grader.track import reference_steps
 
 EXERCISES = load_all()
 LOWER = [np.float32, np.float16]
@@ -63,8 +64,8 @@ class CastingLearner(InProcessLearner):
     `lowered` is True once, in the current test, a cast made a result less precise than that call's inputs.
     """
 
-    def __init__(self, entry_name, source, dtype):
-        super().__init__(entry_name, source)
+    def __init__(self, entry_name, source, dtype, earlier=()):
+        super().__init__(entry_name, source, earlier)
         self.dtype, self.lowered = dtype, False
 
     def load(self):
@@ -87,7 +88,7 @@ class CastingLearner(InProcessLearner):
 
 def grade_cast(exercise, source, dtype):
     """(report, indices of the tests in which a result was cast below its inputs' precision)."""
-    learner = CastingLearner(exercise.entry, source, dtype)
+    learner = CastingLearner(exercise.entry, source, dtype, reference_steps(exercise))
     lowered = set()
 
     def note(event):
@@ -106,7 +107,7 @@ def test_a_mutant_cast_to_a_lower_precision_is_caught_by_the_same_tests(exercise
     spec = exercise.grading_spec()
     escaped = []
     for name, source in exercise.mutants.items():
-        as_written = caught(run_tests(spec, InProcessLearner(exercise.entry, source)))
+        as_written = caught(run_tests(spec, InProcessLearner(exercise.entry, source, reference_steps(exercise))))
         assert as_written, f"{name} is not caught even as written"
         for dtype in LOWER:
             report, _ = grade_cast(exercise, source, dtype)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from grader.core.engine import try_code
 from grader.exercise import load_all
+from grader.track import reference_steps
 from sitebuild.try_example import example_calls
 
 STATEMENT = """Intro with `f(x)` inline.
@@ -57,6 +58,7 @@ def test_every_exercises_example_runs_against_its_reference_solution():
     for exercise in load_all(Path(__file__).resolve().parent.parent / "exercises"):
         out = io.StringIO()
         with redirect_stdout(out):
-            error = try_code(exercise.solution, example_calls(exercise.statement, exercise.entry))
+            error = try_code(exercise.solution, example_calls(exercise.statement, exercise.entry),
+                             reference_steps(exercise))
         assert error is None, f"{exercise.id}: {error}"
         assert out.getvalue(), f"{exercise.id}: the example prints nothing"

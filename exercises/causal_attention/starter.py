@@ -1,5 +1,8 @@
 import numpy as np
 
+# In scope, no import needed: softmax(x, axis=-1) (step 5). In the browser it is your own passing
+# code for step 5 (or the reference until you solve it); offline, the reference. Call it.
+
 
 def causal_attention(q, k, v):
     """Causal (masked) scaled dot-product attention.
@@ -15,5 +18,5 @@ def causal_attention(q, k, v):
         d = q.shape[-1] and mask sets the score of query i against key j to -inf whenever
         j > i, before the softmax over the last axis. Query i only sees keys 0, 1, ..., i.
     """
-    # TODO: the scores of step 7, then -inf above the diagonal (j > i), then softmax and @ v.
+    # TODO: the scores of step 7, then -inf above the diagonal (j > i), then softmax(scores, axis=-1) @ v.
     raise NotImplementedError

@@ -1,5 +1,8 @@
 import numpy as np
 
+# In scope, no import needed: softmax(x, axis=-1) (step 5). In the browser it is your own passing
+# code for step 5 (or the reference until you solve it); offline, the reference. Call it.
+
 
 def cross_entropy_grad(logits, targets):
     """Gradient of cross_entropy(logits, targets) with respect to the logits.
@@ -14,5 +17,5 @@ def cross_entropy_grad(logits, targets):
             grad[t, j] = (softmax(logits[t])[j] - (1 if j == targets[t] else 0)) / T
         It must stay finite for logits as large as 1e4 in magnitude.
     """
-    # TODO: softmax of each row (stable), subtract the one-hot targets, divide by T.
+    # TODO: softmax(logits, axis=1) (each row), subtract the one-hot targets, divide by T.
     raise NotImplementedError

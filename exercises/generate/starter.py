@@ -1,12 +1,10 @@
 import numpy as np
 
-# This file must be self-contained. Paste (or rewrite) here your functions from
-# the earlier steps, with everything they call:
-#   gpt_logits(ids, p, n_heads)                              step 13, with what it uses:
-#       sinusoidal_pe (step 2), layer_norm (step 6), transformer_block (step 12),
-#       multi_head_attention (step 9, with softmax and causal_attention, steps 5 and 8),
-#       mlp (step 11, with gelu, step 10)
+# In scope, no import needed (call them directly):
+#   gpt_logits(ids, p, n_heads)                              step 13
 #   sample_token(logits, rng, temperature=1.0, top_k=None)   step 16
+# In the browser they are your own passing code for those steps (or the references until you
+# solve them); offline, the references.
 
 
 def generate(ids, p, n_heads, n_new, rng, temperature=1.0, top_k=None):

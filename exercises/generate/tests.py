@@ -2,8 +2,7 @@
 
 The tests carry their own small GPT (the step-13 forward pass written again
 below: attention with explicit loops and math.exp, the positional table with
-math.sin/math.cos), independent of solution.py and of the learner's pasted
-functions.  The expected sequence for a seed is built the specified way: a fresh
+math.sin/math.cos), independent of solution.py and of the earlier steps in the learner's scope.  The expected sequence for a seed is built the specified way: a fresh
 np.random.default_rng(seed), and at every step one rng.choice(V, p=p) on it with
 p the top-k-filtered softmax of the last position's logits / temperature.  The
 learner's call never advances the tests' generators (offline the generator
@@ -128,6 +127,8 @@ def _expected(name, prompt, n_new, seed, temperature=1.0, top_k=None, mistake=No
             context = list(prompt)
         elif mistake == "window":
             context = sequence[-len(prompt):]
+        elif mistake in ("crop_8", "crop_16"):
+            context = sequence[-int(mistake[5:]):]
         elif mistake == "first_row":
             row = 0
         logits = _logits(name, context)[row]
@@ -135,8 +136,8 @@ def _expected(name, prompt, n_new, seed, temperature=1.0, top_k=None, mistake=No
             sequence.append(max(range(len(logits)), key=lambda j: (logits[j], -j)))
             continue
         t = 1.0 if mistake == "no_temperature" else temperature
-        k = None if mistake == "no_top_k" else top_k
-        p = _probs(logits, t, k)
+        used_top_k = None if mistake == "no_top_k" else top_k
+        p = _probs(logits, t, used_top_k)
         sequence.append(int(rng.choice(len(p), p=np.array(p, dtype=np.float64))))
     return sequence
 
@@ -148,6 +149,10 @@ _MISTAKES = [
                     "so far"),
     ("window", "looks like the context was kept at the prompt's length (a sliding window): the whole sequence "
                "so far is the context"),
+    ("crop_8", "looks like the context was cropped to the last 8 tokens (nanoGPT's idx[:, -block_size:]): this "
+               "model has no block size, the whole sequence so far is the context"),
+    ("crop_16", "looks like the context was cropped to the last 16 tokens (nanoGPT's idx[:, -block_size:]): this "
+                "model has no block size, the whole sequence so far is the context"),
     ("first_row", "looks like the token was sampled from logits[0] (the prediction after the first token): use "
                   "logits[-1], the last position"),
     ("greedy", "looks like argmax at every step: sample with sample_token(logits[-1], rng, temperature, top_k)"),
@@ -319,3 +324,10 @@ def test_whole_sequence_context(generate):
     _check(generate, [("A", [4], 5, 40, 1.0, 1), ("C", [2], 5, 41, 1.0, None)], repeat=False)
     # Same last tokens, different first token: with the whole sequence as context the continuations differ.
     _check(generate, [("B", [first, 6, 1], 5, 50, 1.0, 1) for first in (3, 8)], repeat=False)
+
+
+def test_long_context(generate):
+    """A context of 20 tokens and more is used whole (no crop to the last 8 or 16 tokens)"""
+    prompt = [3, 1, 4, 1, 5, 0, 2, 6, 5, 3, 5, 8, 7, 7, 0, 3, 2, 3, 8, 4, 6, 2]      # 22 ids, all < V of every model
+    _check(generate, [("A", prompt, 5, 60, 1.0, 1), ("C", prompt[:20], 5, 61, 1.0, 1),
+                      ("B", prompt, 5, 62, 1.0, None)], repeat=False)

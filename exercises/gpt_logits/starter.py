@@ -1,13 +1,11 @@
 import numpy as np
 
-# This file must be self-contained. Paste (or rewrite) here your functions from
-# the earlier steps, with everything they call:
+# In scope, no import needed (call them directly):
 #   sinusoidal_pe(T, C)                                    step 2
 #   layer_norm(x, gamma, beta, eps=1e-5)                   step 6
-#   transformer_block(x, p, n_heads)                       step 12, with what it uses:
-#       multi_head_attention (step 9, with softmax and causal_attention, steps 5 and 8)
-#       and mlp (step 11, with gelu, step 10)
-# (token_embedding from step 1 is just W_E[ids].)
+#   transformer_block(x, p, n_heads)                       step 12
+# In the browser they are your own passing code for those steps (or the references until you
+# solve them); offline, the references. (token_embedding from step 1 is just W_E[ids].)
 
 
 def gpt_logits(ids, p, n_heads):

@@ -1,8 +1,8 @@
 import numpy as np
 
-# This file must be self-contained: paste (or rewrite) here your gelu(x) from
-# step 10, GPT-2's tanh approximation
-#     gelu(x) = 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))
+# In scope, no import needed: gelu(x) (step 10), GPT-2's tanh approximation of GELU.
+# In the browser it is your own passing code for step 10 (or the reference until you solve it);
+# offline, the reference. Call it directly.
 
 
 def mlp(x, W1, b1, W2, b2):

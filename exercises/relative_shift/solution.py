@@ -1,18 +1,18 @@
 import numpy as np
 
 
-def relative_shift(k, C):
-    """Block-diagonal (C, C) matrix M_k with M_k @ PE[t] == PE[t + k] for every t."""
+def relative_shift(delta, C):
+    """Block-diagonal (C, C) matrix M_delta with M_delta @ PE[t] == PE[t + delta] for every t."""
     idx = np.arange(0, C, 2)                        # first column of each pair: 0, 2, 4, ...
-    frequencies = 1.0 / 10000.0 ** (idx / C)        # w_i
-    cos_kw = np.cos(k * frequencies)
-    sin_kw = np.sin(k * frequencies)
+    frequencies = 1.0 / 10000.0 ** (idx / C)        # omega_i
+    cos_shift = np.cos(delta * frequencies)
+    sin_shift = np.sin(delta * frequencies)
 
-    # sin((t+k)w) =  cos(kw) * sin(tw) + sin(kw) * cos(tw)
-    # cos((t+k)w) = -sin(kw) * sin(tw) + cos(kw) * cos(tw)
+    # sin((t+delta) omega_i) =  cos(delta omega_i) * sin(t omega_i) + sin(delta omega_i) * cos(t omega_i)
+    # cos((t+delta) omega_i) = -sin(delta omega_i) * sin(t omega_i) + cos(delta omega_i) * cos(t omega_i)
     M = np.zeros((C, C), dtype=np.float64)
-    M[idx, idx] = cos_kw
-    M[idx, idx + 1] = sin_kw
-    M[idx + 1, idx] = -sin_kw
-    M[idx + 1, idx + 1] = cos_kw
+    M[idx, idx] = cos_shift
+    M[idx, idx + 1] = sin_shift
+    M[idx + 1, idx] = -sin_shift
+    M[idx + 1, idx + 1] = cos_shift
     return M

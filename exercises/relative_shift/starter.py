@@ -1,18 +1,18 @@
 import numpy as np
 
 
-def relative_shift(k, C):
-    """Linear map that moves a sinusoidal encoding k positions forward.
+def relative_shift(delta, C):
+    """Linear map that moves a sinusoidal encoding delta positions forward.
 
     Args:
-        k: integer offset (may be negative or zero).
+        delta: integer offset (may be negative or zero).
         C: encoding width, even.
 
     Returns:
         A float64 numpy array M of shape (C, C) such that, for every position t,
-            M @ PE[t] == PE[t + k]
-        where PE[t, 2*i] = sin(t * w_i), PE[t, 2*i + 1] = cos(t * w_i) and
-        w_i = 1 / 10000 ** (2*i / C). M is block diagonal with one 2x2 block per pair i.
+            M @ PE[t] == PE[t + delta]
+        where PE[t, 2*i] = sin(t * omega_i), PE[t, 2*i + 1] = cos(t * omega_i) and
+        omega_i = 1 / 10000 ** (2*i / C). M is block diagonal with one 2x2 block per pair i.
     """
     # TODO: fill the 2x2 block of every frequency pair.
     raise NotImplementedError

@@ -1,4 +1,4 @@
-"""Hidden tests for relative_shift(k, C).
+"""Hidden tests for relative_shift(delta, C).
 
 Expected values come from small pure-Python formulas below (math.sin/math.cos),
 written independently of solution.py.  Wrong matrices are compared with
@@ -24,15 +24,15 @@ def _pe_row(t, C):
     return np.array(row, dtype=np.float64)
 
 
-def _matrix(k, C, *, block=None, angle=None, dense=False):
+def _matrix(delta, C, *, block=None, angle=None, dense=False):
     """Shift matrix from the formula; keyword arguments reproduce known mistakes.
 
-    angle(k, i, C) gives the rotation angle of pair i (correct: k * w_i);
+    angle(delta, i, C) gives the rotation angle of pair i (correct: delta * omega_i);
     block(c, s) gives the 2x2 block as nested lists (correct: [[c, s], [-s, c]]).
     """
     M = np.zeros((C, C), dtype=np.float64)
     for i in range(C // 2):
-        a = k * _frequency(i, C) if angle is None else angle(k, i, C)
+        a = delta * _frequency(i, C) if angle is None else angle(delta, i, C)
         c, s = math.cos(a), math.sin(a)
         cells = [[c, s], [-s, c]] if block is None else block(c, s)
         rows = [2 * i] if not dense else range(0, C, 2)
@@ -45,26 +45,26 @@ def _matrix(k, C, *, block=None, angle=None, dense=False):
 
 _MISTAKES = [
     (dict(block=lambda c, s: [[c, -s], [s, c]]),
-     "looks like every 2x2 block is transposed ([[cos, -sin], [sin, cos]]), which shifts by -k; "
+     "looks like every 2x2 block is transposed ([[cos, -sin], [sin, cos]]), which shifts by -delta; "
      "the rows act on (sin, cos) in that order"),
     (dict(block=lambda c, s: [[c, s], [s, c]]),
      "looks like a sign is missing: cos(a + b) = cos(a)cos(b) - sin(a)sin(b), so the block is "
      "[[cos, sin], [-sin, cos]]"),
-    (dict(angle=lambda k, i, C: k / 10000.0 ** (i / C)),
+    (dict(angle=lambda delta, i, C: delta / 10000.0 ** (i / C)),
      "looks like the frequencies use i/C instead of 2i/C"),
-    (dict(angle=lambda k, i, C: _frequency(i, C)),
-     "looks like k is not used: every block rotates by w_i instead of k * w_i"),
-    (dict(angle=lambda k, i, C: k * 10000.0 ** (2 * i / C)),
-     "looks like k was multiplied by the wavelength 10000^(2i/C) instead of the frequency 1/10000^(2i/C)"),
+    (dict(angle=lambda delta, i, C: _frequency(i, C)),
+     "looks like delta is not used: every block rotates by omega_i instead of delta * omega_i"),
+    (dict(angle=lambda delta, i, C: delta * 10000.0 ** (2 * i / C)),
+     "looks like delta was multiplied by the wavelength 10000^(2i/C) instead of the frequency 1/10000^(2i/C)"),
     (dict(dense=True),
      "looks like values were written into whole (C/2, C/2) grids, e.g. with M[0::2, 0::2] = ...; "
      "only the 2x2 blocks on the diagonal may be non-zero"),
 ]
 
 
-def _diagnose(M, k, C):
+def _diagnose(M, delta, C):
     for options, hint in _MISTAKES:
-        if np.allclose(M, _matrix(k, C, **options), rtol=0.0, atol=1e-4):
+        if np.allclose(M, _matrix(delta, C, **options), rtol=0.0, atol=1e-4):
             return f" ({hint})"
     return ""
 
@@ -73,95 +73,95 @@ def _num(x):
     return f"{float(x):.6g}"
 
 
-def _call(relative_shift, k, C):
+def _call(relative_shift, delta, C):
     """Call the learner's function; return (float64 copy, tolerance) after checking the shape."""
-    precision = precision_of(k, C)
-    result = relative_shift(k, C)
+    precision = precision_of(delta, C)
+    result = relative_shift(delta, C)
     tol = precision.tolerance()
-    M = as_array(result, precision, what=f"relative_shift({k}, {C})")
+    M = as_array(result, precision, what=f"relative_shift({delta}, {C})")
     shape = tuple(M.shape)
     if shape != (C, C):
         hint = ""
         if shape == (C // 2, 2, 2):
             hint = " (looks like a stack of the C/2 blocks; place them on the diagonal of a (C, C) matrix)"
-        fail(f"relative_shift({k}, {C}): expected shape ({C}, {C}), got {shape}{hint}")
-    expect_finite(M, what=f"relative_shift({k}, {C})")
+        fail(f"relative_shift({delta}, {C}): expected shape ({C}, {C}), got {shape}{hint}")
+    expect_finite(M, what=f"relative_shift({delta}, {C})")
     return M, tol
 
 
 def test_shape(relative_shift):
     """Output shape is (C, C)"""
-    for k, C in [(3, 8), (1, 2), (-5, 6), (0, 16)]:
-        _call(relative_shift, k, C)
+    for delta, C in [(3, 8), (1, 2), (-5, 6), (0, 16)]:
+        _call(relative_shift, delta, C)
 
 
 def test_block_diagonal(relative_shift):
     """Zero outside the 2x2 diagonal blocks"""
-    for k, C in [(3, 8), (-7, 12)]:
-        M, tol = _call(relative_shift, k, C)
+    for delta, C in [(3, 8), (-7, 12)]:
+        M, tol = _call(relative_shift, delta, C)
         rows, cols = np.indices((C, C))
         outside = (rows // 2 != cols // 2) & (np.abs(M) > tol)
         if outside.any():
             r, c = (int(v) for v in np.argwhere(outside)[0])
-            fail(f"M[{r}, {c}] for k={k}, C={C}: expected 0 (outside the 2x2 diagonal blocks), "
-                 f"got {_num(M[r, c])} ({int(outside.sum())} such entries are non-zero){_diagnose(M, k, C)}",
-                 got=M, expected=_matrix(k, C))
+            fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected 0 (outside the 2x2 diagonal blocks), "
+                 f"got {_num(M[r, c])} ({int(outside.sum())} such entries are non-zero){_diagnose(M, delta, C)}",
+                 got=M, expected=_matrix(delta, C))
 
 
 def test_identity_at_zero(relative_shift):
-    """k = 0 gives the identity matrix"""
+    """delta = 0 gives the identity matrix"""
     for C in (8, 6):
         M, tol = _call(relative_shift, 0, C)
         error = np.abs(M - np.eye(C))
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
-            fail(f"M[{r}, {c}] for k=0, C={C}: expected {1 if r == c else 0} (shifting by 0 changes nothing), "
+            fail(f"M[{r}, {c}] for delta=0, C={C}: expected {1 if r == c else 0} (shifting by 0 changes nothing), "
                  f"got {_num(M[r, c])}{_diagnose(M, 0, C)}", got=M, expected=np.eye(C))
 
 
 def test_hand_checked_entries(relative_shift):
     """Matches the rotation blocks at hand-checked entries"""
-    # C = 4 has the frequencies w_0 = 1 and w_1 = 1/10000^(2/4) = 0.01; k = 2.
-    k, C = 2, 4
-    M, tol = _call(relative_shift, k, C)
+    # C = 4 has the frequencies omega_0 = 1 and omega_1 = 1/10000^(2/4) = 0.01; delta = 2.
+    delta, C = 2, 4
+    M, tol = _call(relative_shift, delta, C)
     entries = [
         (0, 0, "cos(2 * 1)", math.cos(2.0)),
         (0, 1, "sin(2 * 1)", math.sin(2.0)),
         (1, 0, "-sin(2 * 1)", -math.sin(2.0)),
         (1, 1, "cos(2 * 1)", math.cos(2.0)),
-        (2, 3, "sin(2 * 0.01)", math.sin(k * _frequency(1, C))),
-        (3, 2, "-sin(2 * 0.01)", -math.sin(k * _frequency(1, C))),
+        (2, 3, "sin(2 * 0.01)", math.sin(delta * _frequency(1, C))),
+        (3, 2, "-sin(2 * 0.01)", -math.sin(delta * _frequency(1, C))),
     ]
     for r, c, formula, want in entries:
         if not abs(M[r, c] - want) <= tol:
-            fail(f"M[{r}, {c}] for k={k}, C={C}: expected {formula} = {_num(want)}, got {_num(M[r, c])}"
-                 f"{_diagnose(M, k, C)}")
-    for k, C in [(2, 4), (-3, 8)]:
-        M, tol = _call(relative_shift, k, C)
-        expected = _matrix(k, C)
+            fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected {formula} = {_num(want)}, got {_num(M[r, c])}"
+                 f"{_diagnose(M, delta, C)}")
+    for delta, C in [(2, 4), (-3, 8)]:
+        M, tol = _call(relative_shift, delta, C)
+        expected = _matrix(delta, C)
         error = np.abs(M - expected)
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
-            fail(f"M[{r}, {c}] for k={k}, C={C}: expected {_num(expected[r, c])}, got {_num(M[r, c])}"
-                 f"{_diagnose(M, k, C)}", got=M, expected=expected)
+            fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected {_num(expected[r, c])}, got {_num(M[r, c])}"
+                 f"{_diagnose(M, delta, C)}", got=M, expected=expected)
 
 
 def test_shifts_encodings(relative_shift):
-    """Shifts encodings: M_k @ PE[t] equals PE[t+k], also for negative k"""
-    cases = [(8, k, t) for k in (1, 5, -3, 17, -40) for t in (0, 2, 9, 30)] + [(16, 37, 7), (6, -11, 4)]
+    """Shifts encodings: M_delta @ PE[t] equals PE[t+delta], also for negative delta"""
+    cases = [(8, delta, t) for delta in (1, 5, -3, 17, -40) for t in (0, 2, 9, 30)] + [(16, 37, 7), (6, -11, 4)]
     matrices = {}
-    for C, k, t in cases:
-        if (k, C) not in matrices:
-            matrices[(k, C)] = _call(relative_shift, k, C)
-        M, tol = matrices[(k, C)]
+    for C, delta, t in cases:
+        if (delta, C) not in matrices:
+            matrices[(delta, C)] = _call(relative_shift, delta, C)
+        M, tol = matrices[(delta, C)]
         got = M @ _pe_row(t, C)
-        want = _pe_row(t + k, C)
+        want = _pe_row(t + delta, C)
         error = np.abs(got - want)
         if error.max() > tol:
             j = int(np.argmax(error))
             fn = "sin" if j % 2 == 0 else "cos"
-            fail(f"(M_k @ PE[t])[{j}] for k={k}, t={t}, C={C}: expected PE[{t + k}, {j}] = "
-                 f"{fn}({t + k} * w_{j // 2}) = {_num(want[j])}, got {_num(got[j])}{_diagnose(M, k, C)}")
+            fail(f"(M_delta @ PE[t])[{j}] for delta={delta}, t={t}, C={C}: expected PE[{t + delta}, {j}] = "
+                 f"{fn}({t + delta} * omega_{j // 2}) = {_num(want[j])}, got {_num(got[j])}{_diagnose(M, delta, C)}")
 
 
 def test_composition(relative_shift):
@@ -181,13 +181,13 @@ def test_composition(relative_shift):
 
 
 def test_orthogonal(relative_shift):
-    """M_k is orthogonal (a pure rotation)"""
-    for k, C in [(7, 8), (-13, 10)]:
-        M, tol = _call(relative_shift, k, C)
+    """M_delta is orthogonal (a pure rotation)"""
+    for delta, C in [(7, 8), (-13, 10)]:
+        M, tol = _call(relative_shift, delta, C)
         gram = M.T @ M
         error = np.abs(gram - np.eye(C))
         if error.max() > 2 * tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
-            fail(f"(M_k^T M_k)[{r}, {c}] for k={k}, C={C}: expected {1 if r == c else 0}, "
-                 f"got {_num(gram[r, c])}; a rotation keeps lengths, so M_k^T M_k must be the identity"
-                 f"{_diagnose(M, k, C)}")
+            fail(f"(M_delta^T M_delta)[{r}, {c}] for delta={delta}, C={C}: expected {1 if r == c else 0}, "
+                 f"got {_num(gram[r, c])}; a rotation keeps lengths, so M_delta^T M_delta must be the identity"
+                 f"{_diagnose(M, delta, C)}")

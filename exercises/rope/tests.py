@@ -19,11 +19,11 @@ def _rotated(rows, base=10000.0, *, half=False, block=None, exponent=None, start
 
     half: pairs (i, i + d/2) instead of (2i, 2i+1).
     block(c, s): the 2x2 matrix applied to (x[a], x[b]) (correct: [[c, -s], [s, c]]).
-    exponent(i, d): e in theta_i = base**(-e) (correct: 2i/d).
+    exponent(i, d): e in omega_i = base**(-e) (correct: 2i/d).
     start: the position of row 0 (correct: 0).
     angle_pair(j, d): the pair whose angle output column j uses (correct: its own pair).
     overwrite: out[b] is computed from the already rotated out[a] instead of x[a].
-    degrees: the angle t * theta_i is taken for degrees and converted to radians.
+    degrees: the angle t * omega_i is taken for degrees and converted to radians.
     """
     T, d = len(rows), len(rows[0])
     out = [[0.0] * d for _ in range(T)]
@@ -71,10 +71,10 @@ _MISTAKES = [
      "looks like every pair rotates by t radians: is the exponent computed with integer division "
      "(2*i//d is always 0)?"),
     (dict(exponent=lambda i, d: -2 * i / d),
-     "looks like the angle uses base**(+2i/d) instead of base**(-2i/d): theta_i shrinks from 1 "
+     "looks like the angle uses base**(+2i/d) instead of base**(-2i/d): omega_i shrinks from 1 "
      "towards 1/base"),
     (dict(degrees=True),
-     "looks like the angles were treated as degrees; t * theta_i is already in radians"),
+     "looks like the angles were treated as degrees; t * omega_i is already in radians"),
     (dict(start=1),
      "looks like positions start at 1 instead of 0: row 0 must come back unchanged"),
     (dict(angle_pair=lambda j, d: j % (d // 2)),
@@ -136,7 +136,7 @@ def _call(rope, rows, base=10000.0):
             hint = " (every pair gives two output columns: out[t, 2i] and out[t, 2i+1])"
         fail(f"{what}: expected shape ({T}, {d}), the shape of x, got {shape}{hint}")
     expect_finite(got, what=what)
-    # Fair to float32 and to float32 angles (even in a float64 result): an angle t * theta_i
+    # Fair to float32 and to float32 angles (even in a float64 result): an angle t * omega_i
     # in float32 is good to about t * 1e-7 radians, and an output entry is off by that times |x|.
     scale = max(1.0, float(np.abs(rows).max())) * max(1.0, T - 1.0)
     return got, precision.tolerance(float64=1e-6) * scale
@@ -179,7 +179,7 @@ def test_position_zero_unchanged(rope):
 
 def test_hand_checked_entries(rope):
     """Matches the rotation formula at hand-checked entries"""
-    # x = ones((3, 4)): theta_0 = 1 and theta_1 = 1/10000**(2/4) = 0.01.
+    # x = ones((3, 4)): omega_0 = 1 and omega_1 = 1/10000**(2/4) = 0.01.
     rows = np.ones((3, 4))
     got, atol = _call(rope, rows)
     entries = [
@@ -245,7 +245,7 @@ def test_relative_positions(rope):
 
 
 def test_base_argument(rope):
-    """The base argument sets the frequencies: theta_i = base ** (-2i/d)"""
+    """The base argument sets the frequencies: omega_i = base ** (-2i/d)"""
     for T, d, base in [(5, 4, 100.0), (6, 8, 10.0), (4, 6, 500000.0)]:
         rows = _random((T, d), 400 + d)
         got, atol = _call(rope, rows, base)

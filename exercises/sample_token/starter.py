@@ -1,5 +1,8 @@
 import numpy as np
 
+# In scope, no import needed: softmax(x, axis=-1) (step 5). In the browser it is your own passing
+# code for step 5 (or the reference until you solve it); offline, the reference. Call it.
+
 
 def sample_token(logits, rng, temperature=1.0, top_k=None):
     """Sample the next token id from a row of logits.
@@ -18,5 +21,5 @@ def sample_token(logits, rng, temperature=1.0, top_k=None):
             p = softmax(logits / temperature)   (after the top_k filter)
             return int(rng.choice(len(p), p=p))
     """
-    # TODO: filter with top_k, divide by the temperature, softmax (stable), draw once.
+    # TODO: filter with top_k, divide by the temperature, softmax, draw once.
     raise NotImplementedError

@@ -85,9 +85,9 @@ def _variants(logits, temperature, top_k):
         kept = sorted(range(V), key=lambda j: -logits[j])[:top_k]
         pk = _probs([logits[j] for j in kept], temperature)
         out.append((lambda s: kept[_draw(pk, s)],
-                    "looks like the draw was made among the k kept ids only: draw over all V ids "
-                    "(rng.choice(len(p), p=p) with p = 0 for the filtered ones), so that a seed gives "
-                    "the specified token"))
+                    "looks like the draw was made among the kept ids only, sorted by logit: the same seed "
+                    "then lands on another token; draw over all V ids (rng.choice(len(p), p=p) with p = 0 "
+                    "for the filtered ones)"))
     return out
 
 

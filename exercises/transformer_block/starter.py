@@ -1,11 +1,11 @@
 import numpy as np
 
-# This file must be self-contained. Paste (or rewrite) here your functions from
-# the earlier steps, with everything they call:
+# In scope, no import needed (call them directly):
 #   layer_norm(x, gamma, beta, eps=1e-5)                   step 6
-#   multi_head_attention(x, W_q, W_k, W_v, W_o, n_heads)   step 9 (with softmax, step 5,
-#                                                          and causal_attention, step 8)
-#   mlp(x, W1, b1, W2, b2)                                 step 11 (with gelu, step 10)
+#   multi_head_attention(x, W_q, W_k, W_v, W_o, n_heads)   step 9
+#   mlp(x, W1, b1, W2, b2)                                 step 11
+# In the browser they are your own passing code for those steps (or the references until you
+# solve them); offline, the references.
 
 
 def transformer_block(x, p, n_heads):

@@ -2,8 +2,9 @@
 
 An executor is opened once per batch (`with executor:`), which starts what it
 needs (the sandbox here; the connection to the scheduler for Dask), then
-`grade(spec, limits, test_names, items)` yields (key, report) for each
-(key, source) of `items` as each finishes.  Closing that generator stops the
+`grade(spec, limits, test_names, items, earlier)` yields (key, report) for each
+(key, source) of `items` as each finishes (`earlier`: the EarlierStep of each
+step the exercise uses, in the submission's scope).  Closing that generator stops the
 grading; what is still running is killed (here) or cancelled (Dask).
 
 A Dask worker grades with the same code as a local run, in the same sandbox:
@@ -11,8 +12,9 @@ each worker process starts one sandbox on its first task and keeps it
 (`shared_sandbox`: closed at exit; it dies with the worker anyway).  The tasks
 carry everything as data: the exercise's grading spec (its id, entry function
 and the hidden tests' source, never a path: workers need not see the
-client's files), the limits (the import rule included), the hidden tests'
-names and the submission's source.  The grading code is the worker's
+client's files), the earlier steps it uses (their sources as data too), the
+limits (the import rule included), the hidden tests' names and the
+submission's source.  The grading code is the worker's
 installed `grader` package, so each task first compares the worker's
 fingerprint (a hash of the grader's source, numpy's and Python's versions)
 with the client's, and refuses to grade on a mismatch.
@@ -38,7 +40,7 @@ import numpy
 from grader.checker.remote import Limits
 from grader.checker.sandbox import Sandbox, SandboxError
 from grader.checker.supervisor import Grader, shared_sandbox
-from grader.core.engine import GradingSpec
+from grader.core.engine import EarlierStep, GradingSpec
 from grader.core.report import ReportBuilder
 
 DASK_ADDRESS = re.compile(r"dask://(?P<host>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})")
@@ -84,8 +86,8 @@ class LocalExecutor:
     def __exit__(self, *exc_info):
         self.sandbox.close()
 
-    def grade(self, spec, limits, test_names, items):
-        yield from Grader(spec, limits, self.sandbox, test_names).grade_all(items, self.jobs)
+    def grade(self, spec, limits, test_names, items, earlier=()):
+        yield from Grader(spec, limits, self.sandbox, test_names, earlier).grade_all(items, self.jobs)
 
 
 class DaskExecutor:
@@ -116,10 +118,11 @@ class DaskExecutor:
     def __exit__(self, *exc_info):
         self.client.close()
 
-    def grade(self, spec, limits, test_names, items):
+    def grade(self, spec, limits, test_names, items, earlier=()):
         from distributed import as_completed
         task = functools.partial(grade_on_worker, dataclasses.asdict(spec), dataclasses.asdict(limits),
-                                 list(test_names), self.sandbox_mode, fingerprint())
+                                 list(test_names), self.sandbox_mode, fingerprint(),
+                                 earlier=[step.to_dict() for step in earlier])
         window = IN_FLIGHT_PER_THREAD * max(1, sum(self.client.nthreads().values()))
         pending = iter(items)
         sent = {}  # future -> (key, source, attempt)
@@ -169,7 +172,7 @@ class DaskExecutor:
             self.warn(text)
 
 
-def grade_on_worker(spec, limits, test_names, sandbox_mode, client_fingerprint, source):
+def grade_on_worker(spec, limits, test_names, sandbox_mode, client_fingerprint, source, earlier=()):
     """Run on a Dask worker: (the report of `source`, this worker's address, the sandbox mode it used)."""
     from distributed import get_worker
     address = get_worker().address
@@ -184,7 +187,8 @@ def grade_on_worker(spec, limits, test_names, sandbox_mode, client_fingerprint, 
             sandbox = shared_sandbox(sandbox_mode)
         except SandboxError as exc:
             raise ExecutorError(f"worker {address}: {exc}") from None
-        report = Grader(GradingSpec(**spec), Limits(**limits), sandbox, test_names).grade(source)
+        earlier = [EarlierStep.from_dict(fields) for fields in earlier]
+        report = Grader(GradingSpec(**spec), Limits(**limits), sandbox, test_names, earlier).grade(source)
         return report, address, sandbox.mode
 
 

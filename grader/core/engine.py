@@ -455,7 +455,9 @@ def describe_exception(exc):
     if raised_in is not None:
         headline += f"\n(raised in {raised_in.label}, which this step uses)"
     lines = [headline, "Traceback (your code, most recent call last):"]
-    shown = [_frame_line(f) for f in frames]
+    # A reference's calls to its own helpers stay hidden: one line for each stay in a reference.
+    shown = [_frame_line(frame) for previous, frame in zip([None, *frames], frames)
+             if not (previous is not None and frame.filename == previous.filename and _is_reference(frame))]
     index = 0
     while index < len(shown):
         repeats = 1
@@ -468,10 +470,15 @@ def describe_exception(exc):
     return "\n".join(lines[:DESCRIPTION_LINES])
 
 
+def _is_reference(frame):
+    earlier = _earlier_labels.get(frame.filename)
+    return earlier is not None and not earlier.yours
+
+
 def _frame_line(frame):
     """One line of a learner-facing traceback. A reference's lines are not shown, only where it was."""
     earlier = _earlier_labels.get(frame.filename)
-    if earlier is not None and not earlier.yours:
+    if _is_reference(frame):
         return f"  in {earlier.label}"
     where = {SUBMISSION_FILENAME: "", SCRATCH_FILENAME: " of your calls"}.get(frame.filename)
     if where is None:

@@ -2,8 +2,8 @@
 import numpy as np
 
 
-def relative_shift(k, C):
-    angle = k / 10000.0 ** (np.arange(0, C, 2) / C)
+def relative_shift(delta, C):
+    angle = delta / 10000.0 ** (np.arange(0, C, 2) / C)
     M = np.zeros((C, C))
     M[0::2, 0::2] = np.cos(angle)
     M[0::2, 1::2] = np.sin(angle)

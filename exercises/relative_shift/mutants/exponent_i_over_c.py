@@ -2,9 +2,9 @@
 import numpy as np
 
 
-def relative_shift(k, C):
+def relative_shift(delta, C):
     idx = np.arange(0, C, 2)
-    angle = k / 10000.0 ** (np.arange(C // 2) / C)
+    angle = delta / 10000.0 ** (np.arange(C // 2) / C)
     M = np.zeros((C, C))
     M[idx, idx] = np.cos(angle)
     M[idx, idx + 1] = np.sin(angle)

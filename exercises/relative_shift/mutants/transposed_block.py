@@ -1,10 +1,10 @@
-# Uses the textbook rotation block [[cos, -sin], [sin, cos]], which is the transpose: it shifts by -k.
+# Uses the textbook rotation block [[cos, -sin], [sin, cos]], which is the transpose: it shifts by -delta.
 import numpy as np
 
 
-def relative_shift(k, C):
+def relative_shift(delta, C):
     idx = np.arange(0, C, 2)
-    angle = k / 10000.0 ** (idx / C)
+    angle = delta / 10000.0 ** (idx / C)
     M = np.zeros((C, C))
     M[idx, idx] = np.cos(angle)
     M[idx, idx + 1] = -np.sin(angle)

@@ -1,10 +1,10 @@
-# Multiplies k by the wavelength 10000**(2i/C) instead of the frequency 1/10000**(2i/C).
+# Multiplies delta by the wavelength 10000**(2i/C) instead of the frequency 1/10000**(2i/C).
 import numpy as np
 
 
-def relative_shift(k, C):
+def relative_shift(delta, C):
     idx = np.arange(0, C, 2)
-    angle = k * 10000.0 ** (idx / C)
+    angle = delta * 10000.0 ** (idx / C)
     M = np.zeros((C, C))
     M[idx, idx] = np.cos(angle)
     M[idx, idx + 1] = np.sin(angle)

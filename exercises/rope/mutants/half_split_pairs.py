@@ -6,8 +6,8 @@ def rope(x, base=10000.0):
     x = np.asarray(x, dtype=np.float64)
     T, d = x.shape
     half = d // 2
-    theta = base ** (-np.arange(0, d, 2) / d)
-    angles = np.arange(T)[:, None] * theta
+    omega = base ** (-np.arange(0, d, 2) / d)
+    angles = np.arange(T)[:, None] * omega
     cos, sin = np.cos(angles), np.sin(angles)
     a, b = x[:, :half], x[:, half:]
     return np.concatenate([a * cos - b * sin, a * sin + b * cos], axis=1)

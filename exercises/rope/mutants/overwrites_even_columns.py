@@ -5,8 +5,8 @@ import numpy as np
 def rope(x, base=10000.0):
     x = np.array(x, dtype=np.float64)
     T, d = x.shape
-    theta = base ** (-np.arange(0, d, 2) / d)
-    angles = np.arange(T)[:, None] * theta
+    omega = base ** (-np.arange(0, d, 2) / d)
+    angles = np.arange(T)[:, None] * omega
     cos, sin = np.cos(angles), np.sin(angles)
     x[:, 0::2] = x[:, 0::2] * cos - x[:, 1::2] * sin
     x[:, 1::2] = x[:, 0::2] * sin + x[:, 1::2] * cos

@@ -1,12 +1,12 @@
-# Both sin terms have the wrong sign, so every pair is rotated by -t*theta_i.
+# Both sin terms have the wrong sign, so every pair is rotated by -t*omega_i.
 import numpy as np
 
 
 def rope(x, base=10000.0):
     x = np.asarray(x, dtype=np.float64)
     T, d = x.shape
-    theta = base ** (-np.arange(0, d, 2) / d)
-    angles = np.arange(T)[:, None] * theta
+    omega = base ** (-np.arange(0, d, 2) / d)
+    angles = np.arange(T)[:, None] * omega
     cos, sin = np.cos(angles), np.sin(angles)
     out = np.empty_like(x)
     out[:, 0::2] = x[:, 0::2] * cos + x[:, 1::2] * sin

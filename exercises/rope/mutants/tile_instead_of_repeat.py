@@ -12,6 +12,6 @@ def rotate_pairs(x):
 def rope(x, base=10000.0):
     x = np.asarray(x, dtype=np.float64)
     T, d = x.shape
-    theta = base ** (-np.arange(0, d, 2) / d)
-    angles = np.tile(np.arange(T)[:, None] * theta, (1, 2))
+    omega = base ** (-np.arange(0, d, 2) / d)
+    angles = np.tile(np.arange(T)[:, None] * omega, (1, 2))
     return x * np.cos(angles) + rotate_pairs(x) * np.sin(angles)

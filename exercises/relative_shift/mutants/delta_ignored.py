@@ -1,8 +1,8 @@
-# Forgets to multiply by k: every block rotates by w_i, i.e. it always returns M_1.
+# Forgets to multiply by delta: every block rotates by omega_i, i.e. it always returns M_1.
 import numpy as np
 
 
-def relative_shift(k, C):
+def relative_shift(delta, C):
     idx = np.arange(0, C, 2)
     angle = 1.0 / 10000.0 ** (idx / C)
     M = np.zeros((C, C))

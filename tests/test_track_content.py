@@ -1,0 +1,82 @@
+"""The build-gpt track builds on itself: steps call the earlier steps they use instead of pasting them."""
+
+import ast
+import re
+
+import pytest
+
+from grader.exercise import load_all
+from grader.track import used_steps
+
+TRACK = [e for e in load_all() if e.track == "build-gpt"]
+BY_ID = {e.id: e for e in TRACK}
+
+# What learners and the hidden tests rely on being in scope (issue 21); an exercise may use more.
+REQUIRED_USES = {
+    "attention": {"softmax"},
+    "causal_attention": {"softmax"},
+    "multi_head_attention": {"softmax", "causal_attention"},
+    "mlp": {"gelu"},
+    "transformer_block": {"layer_norm", "multi_head_attention", "mlp"},
+    "gpt_logits": {"sinusoidal_pe", "layer_norm", "transformer_block"},
+    "cross_entropy_grad": {"softmax"},
+    "sample_token": {"softmax"},
+    "generate": {"gpt_logits", "sample_token"},
+}
+PARTS = [(range(1, 14), "Forward pass"), (range(14, 18), "Loss and sampling"), (range(18, 20), "Variants")]
+
+
+def sources(exercise):
+    """(name, text) of every file a learner or the grader runs as the step's own code."""
+    yield "starter.py", exercise.starter
+    yield "solution.py", exercise.solution
+    for name, text in exercise.mutants.items():
+        yield f"mutants/{name}", text
+
+
+def module_level_functions(text):
+    return {node.name for node in ast.parse(text).body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def test_the_track_ships_every_step_that_uses_others():
+    assert set(REQUIRED_USES) <= set(BY_ID)
+
+
+@pytest.mark.parametrize("exercise_id", sorted(REQUIRED_USES))
+def test_uses_holds_at_least_what_learners_rely_on(exercise_id):
+    assert REQUIRED_USES[exercise_id] <= set(BY_ID[exercise_id].uses)
+
+
+@pytest.mark.parametrize("exercise", TRACK, ids=lambda e: e.id)
+def test_no_starter_asks_to_paste_an_earlier_step(exercise):
+    # "no need to paste them" (grader new --uses) is fine; "paste (or rewrite) your softmax" is not.
+    starter = exercise.starter.lower()
+    assert not re.search(r"(?<!need to )(?<!not )\bpaste", starter)
+    assert "self-contained" not in starter
+
+
+@pytest.mark.parametrize("exercise", TRACK, ids=lambda e: e.id)
+def test_no_file_defines_the_entry_of_an_earlier_step(exercise):
+    earlier = {other.entry for other in TRACK if other.step < exercise.step}
+    assert {used.entry for used in used_steps(exercise)} <= earlier
+    for name, text in sources(exercise):
+        redefined = module_level_functions(text) & earlier
+        assert not redefined, f"{exercise.id}/{name} defines {sorted(redefined)}: call the earlier step instead"
+
+
+@pytest.mark.parametrize("exercise", TRACK, ids=lambda e: e.id)
+def test_hidden_tests_do_not_import_the_reference(exercise):
+    tree = ast.parse((exercise.path / "tests.py").read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add(node.module or "")
+    assert not {name for name in imported if name.split(".")[-1] == "solution"}
+
+
+@pytest.mark.parametrize("exercise", TRACK, ids=lambda e: e.id)
+def test_every_step_belongs_to_its_part(exercise):
+    expected = next(part for steps, part in PARTS if exercise.step in steps)
+    assert exercise.part == expected
