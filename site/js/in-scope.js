@@ -65,15 +65,16 @@ export function mountInScope(save) {
     if (!reference) {
       source.replaceChildren(`your step ${step}: `, code);
     } else {
-      const why = mine ? "you chose it over your code" : "not solved yet";
+      // Solved before this browser kept passing code (or with its results since cleared): not "not solved".
+      const solved = storageGet(`mlex:progress:${id}`) === "solved";
+      const why = mine ? "you chose it over your code" : solved ? "pass it again to use yours" : "not solved yet";
       source.replaceChildren(`reference: step ${step} `, code, ` (${why})`);
     }
     item.classList.toggle("is-reference", reference);
     const button = item.querySelector(".scope-switch");
     button.hidden = !mine;
     button.textContent = reference ? "Use mine" : "Use reference";
-    button.setAttribute("aria-label", reference ? `Use your ${entry} (step ${step})`
-      : `Use reference ${entry} (step ${step}) instead of yours`);
+    button.setAttribute("aria-label", `${button.textContent} for ${entry} (step ${step})`);
   }
 
   function onClick(event) {

@@ -83,12 +83,12 @@ def test_steps_use_the_learners_latest_passing_code(open_exercise):
     assert "(raised in your causal_attention (step 8), which this step uses)" in output, output
     assert "  line 6 of your causal_attention (step 8), in causal_attention: raise ValueError(" in output, output
 
-    switch = page.get_by_role("button", name="Use reference causal_attention (step 8) instead of yours")
+    switch = page.get_by_role("button", name="Use reference for causal_attention (step 8)")
     switch.click()
     assert in_scope(page) == ["your step 5: softmax",
                               "reference: step 8 causal_attention (you chose it over your code)"]
     assert "all good" in run_and_wait(page), shown_results(page)
-    page.get_by_role("button", name="Use your causal_attention (step 8)").click()  # remembered either way
+    page.get_by_role("button", name="Use mine for causal_attention (step 8)").click()  # remembered either way
     assert in_scope(page)[1] == "your step 8: causal_attention"
 
 
