@@ -67,7 +67,7 @@ export function mountInScope(save) {
     } else {
       // Solved before this browser kept passing code (or with its results since cleared): not "not solved".
       const solved = storageGet(`mlex:progress:${id}`) === "solved";
-      const why = mine ? "you chose it over your code" : solved ? "pass it again to use yours" : "not solved yet";
+      const why = mine ? "chosen over yours" : solved ? "pass it again to use yours" : "not solved yet";
       source.replaceChildren(`reference: step ${step} `, code, ` (${why})`);
     }
     item.classList.toggle("is-reference", reference);

@@ -86,7 +86,7 @@ def test_steps_use_the_learners_latest_passing_code(open_exercise):
     switch = page.get_by_role("button", name="Use reference for causal_attention (step 8)")
     switch.click()
     assert in_scope(page) == ["your step 5: softmax",
-                              "reference: step 8 causal_attention (you chose it over your code)"]
+                              "reference: step 8 causal_attention (chosen over yours)"]
     assert "all good" in run_and_wait(page), shown_results(page)
     page.get_by_role("button", name="Use mine for causal_attention (step 8)").click()  # remembered either way
     assert in_scope(page)[1] == "your step 8: causal_attention"
