@@ -9,6 +9,7 @@ from pathlib import Path
 
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import ExerciseError, load_all
+from grader.track import used_steps
 from markup.katex import MathUnavailable
 from markup.markdown import MarkdownError, prerender, render_markdown
 from sitebuild import BuildError
@@ -56,6 +57,7 @@ class Page:
     """One exercise, checked and ready to render."""
     exercise: object
     test_names: list
+    used: list  # the exercises it builds on, dependencies first (grader.track.used_steps)
     statement_html: str
     hints_html: list
 
@@ -106,6 +108,7 @@ def _load_exercises(exercises_dir):
 
 
 def _prepare(exercise, validator):
+    used = used_steps(exercise)  # a broken `uses` stops the build (ExerciseError)
     try:
         test_names = [test.name for test in load_tests(exercise.grading_spec())]
     except TestsError as exc:
@@ -122,7 +125,7 @@ def _prepare(exercise, validator):
         raise ExerciseError(exercise.path / "exercise.toml", f"in hints: {exc.message}") from None
     # Authoring checks (grader/validate.py): reference passes, mutants caught, tests deterministic and fast.
     validator.check(exercise)
-    return Page(exercise, test_names, statement_html, hints_html)
+    return Page(exercise, test_names, used, statement_html, hints_html)
 
 
 def _check_steps(pages):
@@ -146,12 +149,12 @@ def _write_exercise(out, renderer, page, track, index):
     folder = out / "exercises" / exercise.id
     html = renderer.exercise(
         exercise, statement_html=page.statement_html, hints_html=page.hints_html,
-        test_names=page.test_names,
+        test_names=page.test_names, used=page.used,
         prev_exercise=track[index - 1].exercise if index > 0 else None,
         next_exercise=track[index + 1].exercise if index + 1 < len(track) else None,
     )
     _write(folder / "index.html", html)
-    _write(folder / "grading.json", json.dumps(grading_data(exercise, page.test_names)))
+    _write(folder / "grading.json", json.dumps(grading_data(exercise, page.test_names, page.used)))
     if exercise.reveal_solution == "after-pass":
         _write(folder / "solution.py", exercise.solution)
 

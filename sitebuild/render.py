@@ -1,6 +1,7 @@
 """Render the index and exercise pages through the Jinja2 templates in site/templates/."""
 
 import json
+from itertools import groupby
 
 import jinja2
 from markupsafe import Markup
@@ -28,6 +29,11 @@ def starter_json(source):
     return Markup(json.dumps(source).replace("</", "<\\/").replace("<!--", "<\\u0021--"))
 
 
+def track_parts(exercises):
+    """[(part, [Exercise, ...])]: runs of consecutive steps with the same `part` (None: no part named)."""
+    return [(part, list(group)) for part, group in groupby(exercises, key=lambda exercise: exercise.part)]
+
+
 class Renderer:
     def __init__(self, templates_dir, *, asset_urls, pyodide_url=None, pyodide_files=(), live_reload=False):
         """asset_urls: {file name: URL relative to the site root, "editor": the editor's chunk};
@@ -47,12 +53,14 @@ class Renderer:
 
     def index(self, tracks):
         """tracks: [(slug, [Exercise, ...] ordered by step)], ordered for display."""
-        return self.env.get_template("index.html").render(root="", tracks=tracks)
+        return self.env.get_template("index.html").render(
+            root="", tracks=[(slug, exercises, track_parts(exercises)) for slug, exercises in tracks])
 
-    def exercise(self, exercise, *, statement_html, hints_html, test_names, prev_exercise, next_exercise):
+    def exercise(self, exercise, *, statement_html, hints_html, test_names, used, prev_exercise, next_exercise):
+        """used: the exercises it builds on, dependencies first (listed as "In scope")."""
         return self.env.get_template("exercise.html").render(
             root="../../", exercise=exercise, statement_html=Markup(statement_html),
-            hints_html=[Markup(h) for h in hints_html], test_names=test_names,
+            hints_html=[Markup(h) for h in hints_html], test_names=test_names, used=used,
             prev=prev_exercise, next=next_exercise,
             starter_json=starter_json(exercise.starter),
             try_example=example_calls(exercise.statement, exercise.entry),

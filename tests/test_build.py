@@ -19,6 +19,7 @@ import pytest
 from grader.core.engine import GradingSpec, load_tests
 from grader.exercise import load_all, load_exercise
 from grader.pyodide.dist import PYODIDE_VERSION
+from grader.track import used_steps
 from markup.markdown import render_markdown
 from sitebuild.render import starter_json, track_title
 from sitebuild.serve import make_server
@@ -26,7 +27,7 @@ from sitebuild.serve import make_server
 ROOT = Path(__file__).resolve().parents[1]
 CDN = "https://cdn.jsdelivr.net/pyodide/v0.27.7/full/"
 CONTRACT_KEYS = ["exercise_id", "entry", "tests_source", "tests_filename", "points", "time_limit", "test_time_limit",
-                 "test_names"]
+                 "test_names", "uses"]
 
 
 def build(*args):
@@ -81,6 +82,12 @@ def test_grading_json_matches_the_contract(site, exercises):
         assert spec == GradingSpec(exercise.id, exercise.entry, exercise.tests_source, "tests.py")
         assert data["time_limit"] == exercise.time_limit
         assert data["test_names"] == [t.name for t in load_tests(exercise.grading_spec())]
+        # What it builds on, dependencies first, each with the reference the page runs until the learner passes it.
+        assert data["uses"] == [{"exercise_id": used.id, "entry": used.entry, "step": used.step, "title": used.title,
+                                 "uses": list(used.uses), "reference": used.solution}
+                                for used in used_steps(exercise)]
+    uses = json.loads((site / "exercises" / "multi_head_attention" / "grading.json").read_text())["uses"]
+    assert [(used["exercise_id"], used["uses"]) for used in uses] == [("softmax", []), ("causal_attention", ["softmax"])]
 
 
 def test_grader_core_json_holds_the_pure_grader(site):
@@ -102,6 +109,8 @@ def test_index_groups_by_track_and_orders_by_step(site, exercises):
         in_track = sorted((e for e in exercises if e.track == slug), key=lambda e: e.step)
         assert f">{track_title(slug)}</h2>" in body
         assert re.findall(r'href="exercises/([a-z0-9_]+)/"', body) == [e.id for e in in_track]
+        parts = [part for part in dict.fromkeys(e.part for e in in_track) if part]
+        assert re.findall(r'<h3 class="track-part">([^<]*)</h3>', body) == [html.escape(part) for part in parts]
         for exercise in in_track:
             assert html.escape(exercise.title) in body
             assert f'<span class="difficulty difficulty-{exercise.difficulty.lower()}">' in body
@@ -140,6 +149,9 @@ def test_exercise_page_follows_the_contract(site, exercises):
         has_solution = exercise.reveal_solution == "after-pass"
         assert ('<section id="solution" hidden' in page) == has_solution
         assert ('<code id="solution-code"></code>' in page) == has_solution
+        scope = re.findall(r'<li data-exercise-id="(\w+)" data-entry="(\w+)" data-step="(\d+)">', page)
+        assert scope == [(used.id, used.entry, str(used.step)) for used in used_steps(exercise)]
+        assert ('<details class="in-scope" id="in-scope"' in page) == bool(exercise.uses)
 
 
 def test_statement_is_rendered_with_mathml(site, exercises):
@@ -322,6 +334,12 @@ def _break_tests_import(folder):
     return "tests.py", "tests are broken"
 
 
+def _break_uses(folder):
+    toml = folder / "exercise.toml"
+    toml.write_text(toml.read_text().replace("step = 2\n", 'step = 2\nuses = ["softmax"]\n', 1))
+    return "exercise.toml", "uses 'softmax', which cannot be loaded"
+
+
 def _duplicate_step(folder):
     twin = folder.parent / "twin_pe"
     shutil.copytree(folder, twin)
@@ -331,7 +349,7 @@ def _duplicate_step(folder):
 
 
 @pytest.mark.parametrize("breaker", [_break_toml, _remove_starter, _break_latex, _break_hint,
-                                     _break_tests_import, _duplicate_step])
+                                     _break_tests_import, _break_uses, _duplicate_step])
 def test_broken_exercise_stops_the_build_and_keeps_the_previous_site(site, tmp_path, breaker):
     exercises_dir = tmp_path / "exercises"
     folder = exercises_dir / "sinusoidal_pe"

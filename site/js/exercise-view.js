@@ -5,8 +5,9 @@
 // kept per exercise in storage, so a reload (or coming back) shows them again.
 // DOM ids and data attributes: see the site contract.
 import { createEditor, goToLine, setText, showProblems } from "./editor.js";
+import { earlierSteps, mountInScope } from "./in-scope.js";
 import { codeProblems, renderProblem, renderResults, renderRunning } from "./results.js";
-import { parseSavedResults, RESULTS_PREFIX, savedResultsText } from "./saved-results.js";
+import { parseSavedResults, PASSED_PREFIX, RESULTS_PREFIX, savedResultsText } from "./saved-results.js";
 import { storageGet, storageSet } from "./storage.js";
 import { StorageNotice } from "./storage-notice.js";
 import { successPanel } from "./success-panel.js";
@@ -23,6 +24,7 @@ export function mountExercise(runner) {
   const attemptsKey = `mlex:attempts:${exerciseId}`; // runs of the tests, a number
   const viewKey = `mlex:view:${exerciseId}`; // {hints: how many are shown, compare: side-by-side open}
   const callsKey = `mlex:try:${exerciseId}`; // the "Try your code" box
+  const passedKey = `${PASSED_PREFIX}${exerciseId}`; // the latest code that passed: later steps use it (in-scope.js)
   // Absolute now: a run may end after the learner has moved on to another page.
   const specUrl = new URL("grading.json", location.href).href;
   const solutionUrl = new URL("solution.py", location.href).href;
@@ -41,6 +43,7 @@ export function mountExercise(runner) {
   let specRequest = null;
   loadSpec().catch(() => {}); // fetched early; a failure shows when Run is pressed
   const storageNotice = new StorageNotice();
+  const inScope = mountInScope((what, save) => storageNotice.save(what, save));
 
   // --- Editor and saved code ---
 
@@ -95,6 +98,7 @@ export function mountExercise(runner) {
     resultsPanel.setAttribute("aria-busy", "true");
     renderRunning(resultsPanel);
     showProblems(view, []);
+    inScope.refresh(); // another tab may have passed or switched a step meanwhile: show what this run uses
     try {
       const spec = await loadSpec();
       const limits = { total: timeLimit(spec), perTest: spec.test_time_limit ?? null };
@@ -103,8 +107,9 @@ export function mountExercise(runner) {
         if (event.event === "start") runtimeStatus.textContent = "Running your code…";
         if (event.event === "test_start") runtimeStatus.textContent = `Running test ${event.index + 1} of ${total}…`;
         if (event.event === "done") runtimeStatus.textContent = "Python ready";
-      });
+      }, earlierSteps(spec.uses ?? []));
       recordProgress(report.passed);
+      if (report.passed) storageNotice.save("your passing code", () => storageSet(passedKey, source));
       storageSet(attemptsKey, String(attempts() + 1));
       const results = savedResultsText(report, interruption, source);
       storageNotice.save("the results of this run", () => storageSet(resultsKey, results));
@@ -140,6 +145,7 @@ export function mountExercise(runner) {
     tryOutput.hidden = false;
     tryOutput.classList.add("stale");
     tryOutput.setAttribute("aria-busy", "true");
+    inScope.refresh();
     let printed = null; // one text node for what the code prints, as it runs (the runner caps it)
     const showPrinted = (text) => {
       if (printed === null) {
@@ -152,7 +158,7 @@ export function mountExercise(runner) {
     try {
       const spec = await loadSpec();
       const { output, error } = await runner.tryCode(view.state.doc.toString(), tryInput.value, timeLimit(spec),
-        showPrinted);
+        showPrinted, earlierSteps(spec.uses ?? []));
       showTried(output, error);
     } catch (err) {
       showTried("", err.message);
@@ -298,6 +304,7 @@ export function mountExercise(runner) {
     window.removeEventListener("keydown", runOnModEnter, true);
     window.removeEventListener("pagehide", saveCode);
     storageNotice.unmount();
+    inScope.unmount();
     editor.destroy();
     if (window.editorView === view) delete window.editorView;
     if (window.gradeSubmission === gradeSubmission) delete window.gradeSubmission;

@@ -1,6 +1,6 @@
 // A learner's progress file: everything the site keeps in this browser's storage
-// (keys starting with "mlex:": code, solved/attempted marks, and whatever else an
-// exercise page saves), as JSON, so it can move to another browser or machine.
+// (keys starting with "mlex:": code, the latest passing code, solved/attempted marks, and
+// whatever else an exercise page saves), as JSON, so it can move to another browser or machine.
 //
 //   {"format": "ml-exercises-progress", "version": 1, "exported_at": "<ISO time>",
 //    "entries": {"mlex:code:softmax": "import numpy as np\n...", "mlex:progress:softmax": "solved", ...}}
@@ -8,7 +8,7 @@
 // Importing merges: each entry in the file replaces the same entry here, entries the
 // file does not have are kept, and a "solved" mark is never lowered to "attempted".
 // Saved results are checked as the exercise page checks its own (saved-results.js).
-import { parseSavedResults, RESULTS_PREFIX } from "./saved-results.js";
+import { checkPassedCode, parseSavedResults, PASSED_PREFIX, RESULTS_PREFIX, SCOPE_PREFIX } from "./saved-results.js";
 
 export const FORMAT = "ml-exercises-progress";
 export const VERSION = 1;
@@ -63,6 +63,16 @@ export function readProgressFile(text, size) {
     if (key.startsWith(PROGRESS_PREFIX) && !PROGRESS_STATES.includes(value)) {
       throw new Error(`The file's entry "${key}" is ${JSON.stringify(value.slice(0, 40))}; `
         + `it should be "solved" or "attempted".`);
+    }
+    if (key.startsWith(PASSED_PREFIX)) {
+      try {
+        checkPassedCode(value);
+      } catch (err) {
+        throw new Error(`The file's entry "${key}" is not valid (${err.message}).`);
+      }
+    }
+    if (key.startsWith(SCOPE_PREFIX) && !["reference", "mine"].includes(value)) {
+      throw new Error(`The file's entry "${key}" should be "reference" or "mine".`);
     }
     if (key.startsWith(RESULTS_PREFIX)) {
       try {

@@ -55,22 +55,25 @@ export class Runner {
   /**
    * Grade `source` once earlier runs are over, on a fresh interpreter.
    * spec: grading.json. limits: {total, perTest} in seconds (perTest may be null).
-   * onEvent(event) sees every engine event. Resolves to {report, interruption}:
-   * interruption is null, or the [status, message] that ended the run early (as
-   * report.py's finish() takes).
+   * onEvent(event) sees every engine event. earlier: the steps `source` uses, dependencies first
+   * ({exercise_id, entry, step, source, uses, yours}, as the engine's EarlierStep). Resolves to
+   * {report, interruption}: interruption is null, or the [status, message] that ended the run early
+   * (as report.py's finish() takes).
    */
-  grade(spec, source, limits, onEvent) {
+  grade(spec, source, limits, onEvent, earlier = []) {
     const builder = new ReportBuilder(spec.exercise_id, spec.test_names, spec.points);
-    return this.enqueue(new GradingRun(++this.runCount, builder, onEvent, limits, spec, source));
+    return this.enqueue(new GradingRun(++this.runCount, builder, onEvent, limits, spec, source, earlier));
   }
 
   /**
    * Runs `source`, then `calls` (code the learner wrote to try it), on a fresh interpreter
-   * within `seconds`; grades nothing. onOutput(text) receives what the code prints as it runs.
-   * Resolves to {output, error, interruption}: output is all it printed, also when it was cut short.
+   * within `seconds`; grades nothing. onOutput(text) receives what the code prints as it runs;
+   * earlier: as for grade(). Resolves to {output, error, interruption}: output is all it printed,
+   * also when it was cut short.
    */
-  tryCode(source, calls, seconds, onOutput = () => {}) {
-    return this.enqueue(new TryRun(++this.runCount, { total: seconds, perTest: null }, source, calls, onOutput));
+  tryCode(source, calls, seconds, onOutput = () => {}, earlier = []) {
+    const limits = { total: seconds, perTest: null };
+    return this.enqueue(new TryRun(++this.runCount, limits, source, calls, onOutput, earlier));
   }
 
   /** Ends the run in flight at once, its report saying so; false when no run is in flight. */
@@ -285,18 +288,20 @@ class Run {
 // Grading: the engine's events build the report; a test over its own time limit (test_time_limit,
 // as offline) times out alone, and the tests after it continue on a fresh worker.
 class GradingRun extends Run {
-  constructor(id, builder, onEvent, limits, spec, source) {
+  constructor(id, builder, onEvent, limits, spec, source, earlier) {
     super(id, limits);
     this.builder = builder;
     this.onEvent = onEvent;
     this.spec = spec;
     this.source = source;
+    this.earlier = earlier;
     this.testTimer = null;
     this.testStartedAt = 0;
   }
 
   message(first) {
-    return { type: "grade", runId: this.id, spec: this.spec, source: this.source, firstTest: first };
+    return { type: "grade", runId: this.id, spec: this.spec, source: this.source, earlier: this.earlier,
+      firstTest: first };
   }
 
   answer(data) {
@@ -372,10 +377,11 @@ class GradingRun extends Run {
 // "Try your code": the learner's code, then their calls; the outcome is what they printed and
 // the error, if any.
 class TryRun extends Run {
-  constructor(id, limits, source, calls, onOutput) {
+  constructor(id, limits, source, calls, onOutput, earlier) {
     super(id, limits);
     this.source = source;
     this.calls = calls;
+    this.earlier = earlier;
     this.onOutput = onOutput;
     this.output = ""; // printed so far, at most TRY_OUTPUT_LIMIT characters and the note that it was cut
   }
@@ -390,7 +396,7 @@ class TryRun extends Run {
   }
 
   message() {
-    return { type: "try", runId: this.id, source: this.source, calls: this.calls };
+    return { type: "try", runId: this.id, source: this.source, calls: this.calls, earlier: this.earlier };
   }
 
   answer(data) {
@@ -416,12 +422,16 @@ function withPlace(message, where) {
   return place ? `${message}\n${place}` : message;
 }
 
-// "Stopped at line 3 of your code (in f): x += 1" for the worker's {line, function, code}; null
-// when `where` is missing or not that shape (the learner's code can post messages of its own).
+// "Stopped at line 3 of your code (in f): x += 1" for the worker's {line, function, code}, "of your
+// softmax (step 5)" when it has `earlier` (an earlier step's label), "Stopped in the reference softmax
+// (step 5)" when it has only that; null when `where` is missing or not that shape (the learner's code
+// can post messages of its own).
 function describePlace(where) {
-  if (typeof where !== "object" || where === null || !Number.isInteger(where.line)) return null;
+  if (typeof where !== "object" || where === null) return null;
+  const earlier = typeof where.earlier === "string" ? text(where.earlier, 200) : null;
+  if (!Number.isInteger(where.line)) return earlier && `Stopped in ${earlier}, which this step uses.`;
   const inFunction = where.function === "<module>" ? "" : ` (in ${text(where.function, 200)})`;
-  return `Stopped at line ${where.line} of your code${inFunction}: ${text(where.code, 200)}`;
+  return `Stopped at line ${where.line} of ${earlier ?? "your code"}${inFunction}: ${text(where.code, 200)}`;
 }
 
 // `value` from a worker's message as text of at most `limit` UTF-16 units (null: no limit); what is

@@ -6,8 +6,20 @@
 import { checkReport, MESSAGE_LIMIT } from "./report.js";
 
 export const RESULTS_PREFIX = "mlex:results:";
+// Also kept per exercise, for the steps that use it (in-scope.js): the source of the latest passing
+// run, as text, and whether a learner switched that step to the reference ("reference" | "mine").
+export const PASSED_PREFIX = "mlex:passed:";
+export const SCOPE_PREFIX = "mlex:scope:";
 const INTERRUPTION_STATUSES = ["error", "timeout"];
 const MAX_SOURCE_LENGTH = 1_000_000;
+
+/** `text`, stored at PASSED_PREFIX + id; throws an Error saying what is wrong with it. */
+export function checkPassedCode(text) {
+  if (typeof text !== "string" || text.length > MAX_SOURCE_LENGTH) {
+    throw new Error(`passing code must be text of at most ${MAX_SOURCE_LENGTH} characters`);
+  }
+  return text;
+}
 
 /** The stored text for a run's outcome. */
 export function savedResultsText(report, interruption, source) {

@@ -9,7 +9,7 @@
 // page through the relay.
 //
 // Protocol (see the site contract): page -> worker {type:"init"} then one {type:"grade"} (from
-// test number firstTest on) or {type:"try"}; worker -> page "status", "wasm-module" (when it
+// test number firstTest on) or {type:"try"}, each with `earlier` (the code of the steps it uses); worker -> page "status", "wasm-module" (when it
 // compiled Pyodide itself), "snapshot" {bytes, version} (when asked to make one) or
 // "snapshot-rejected" (when the one it got did not boot), "ready" {boot: how Python started:
 // "restored" | "made-snapshot" | "plain"} | "init-error", then "event"s and "graded" (the page
@@ -28,16 +28,33 @@ const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to
 const GLUE = `
 import dataclasses, json, linecache, signal, sys
 import numpy  # imported while booting, not in the first run: hidden tests and most submissions use it
-from grader.core.engine import SUBMISSION_FILENAME, GradingSpec, InProcessLearner, load_tests, run_tests, try_code
+from grader.core.engine import (
+    SUBMISSION_FILENAME, EarlierStep, GradingSpec, InProcessLearner, load_tests, run_tests, try_code,
+)
+
+earlier_files = {}  # filename of an earlier step's code -> its EarlierStep, for where_stopped
+
+def load_earlier_steps(earlier_json):
+    """[EarlierStep] from the page's list (dependencies first): the code of the steps this one uses."""
+    earlier = [EarlierStep.from_dict(fields) for fields in json.loads(earlier_json)]
+    earlier_files.clear()
+    earlier_files.update((step.filename, step) for step in earlier)
+    return earlier
 
 def where_stopped(frame):
-    """{line, function, code} of the innermost frame of the learner's code, or None."""
-    while frame is not None and frame.f_code.co_filename != SUBMISSION_FILENAME:
+    """Where the innermost frame of the learner's code (or of an earlier step's) was, or None:
+    {line, function, code}, with "earlier" (its label) in an earlier step; a reference's line is not shown."""
+    while frame is not None and frame.f_code.co_filename not in (SUBMISSION_FILENAME, *earlier_files):
         frame = frame.f_back
     if frame is None:
         return None
-    return {"line": frame.f_lineno, "function": frame.f_code.co_name,
-            "code": linecache.getline(SUBMISSION_FILENAME, frame.f_lineno).strip()}
+    filename = frame.f_code.co_filename
+    earlier = earlier_files.get(filename)
+    if earlier is not None and not earlier.yours:
+        return {"earlier": earlier.label}
+    where = {"line": frame.f_lineno, "function": frame.f_code.co_name,
+             "code": linecache.getline(filename, frame.f_lineno).strip()}
+    return where if earlier is None else {**where, "earlier": earlier.label}
 
 def numbered_from(first, event):
     """The event of a run that starts at test number first, numbered as in the whole list."""
@@ -54,11 +71,13 @@ def report_where_stopped(post_stuck):
 
     signal.signal(signal.SIGINT, on_interrupt)
 
-def try_calls(source, calls, post_stuck):
+def try_calls(source, calls, earlier_json, post_stuck):
+    earlier = load_earlier_steps(earlier_json)
     report_where_stopped(post_stuck)
-    return try_code(source, calls)
+    return try_code(source, calls, earlier)
 
-def run(spec_json, source, post, take_raw_output, post_stuck, first_test):
+def run(spec_json, source, earlier_json, post, take_raw_output, post_stuck, first_test):
+    earlier = load_earlier_steps(earlier_json)
     report_where_stopped(post_stuck)
     fields = json.loads(spec_json)
     spec = GradingSpec(**{f.name: fields[f.name] for f in dataclasses.fields(GradingSpec)})
@@ -68,7 +87,7 @@ def run(spec_json, source, post, take_raw_output, post_stuck, first_test):
         post(json.dumps(numbered_from(first_test, event)))
 
     # From test number first_test on: the page continues a run this way after a test over its own time limit.
-    run_tests(spec, InProcessLearner(spec.entry, source), emit, tests[first_test:])
+    run_tests(spec, InProcessLearner(spec.entry, source, earlier), emit, tests[first_test:])
     for stream in (sys.__stdout__, sys.__stderr__):
         try:
             stream.flush()
@@ -248,12 +267,13 @@ function loadPython(options) {
   });
 }
 
-function gradeRun({ runId, spec, source, firstTest = 0 }) {
+// `earlier`: the steps this one uses, dependencies first, as EarlierStep.to_dict() gives them.
+function gradeRun({ runId, spec, source, earlier = [], firstTest = 0 }) {
   const post = (json) => postToPage({ type: "event", runId, event: JSON.parse(json) });
   const postStuck = (json) => postToPage({ type: "stuck", runId, where: JSON.parse(json) });
   rawOutput = "";
   try {
-    runGrade(JSON.stringify(spec), source, post, takeRawOutput, postStuck, firstTest);
+    runGrade(JSON.stringify(spec), source, JSON.stringify(earlier), post, takeRawOutput, postStuck, firstTest);
     postToPage({ type: "graded", runId });
   } catch (err) {
     const text = takeRawOutput();
@@ -265,7 +285,7 @@ function gradeRun({ runId, spec, source, firstTest = 0 }) {
 }
 
 // "Try your code": what the learner's code and calls print, and the error they end with, if any.
-function tryRun({ runId, source, calls }) {
+function tryRun({ runId, source, calls, earlier = [] }) {
   const postStuck = (json) => postToPage({ type: "stuck", runId, where: JSON.parse(json) });
   rawOutput = "";
   // What the code prints goes to the page as it is written (at most RAW_OUTPUT_LIMIT in all), so a
@@ -278,7 +298,7 @@ function tryRun({ runId, source, calls }) {
   };
   let error;
   try {
-    error = runTry(source, calls, postStuck) ?? null;
+    error = runTry(source, calls, JSON.stringify(earlier), postStuck) ?? null;
   } catch (err) {
     error = describeFailure(err);
   }

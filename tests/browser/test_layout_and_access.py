@@ -70,6 +70,9 @@ def follow_link(page, selector):
 def test_every_page_passes_axe_in_both_schemes_at_both_widths(page, base_url):
     page.goto(f"{base_url}/index.html")
     page.add_script_tag(path=str(AXE))  # stays: the site's links swap <main> and keep the document
+    # A passing softmax: the pages that use it list it as the learner's, with its switch to the reference.
+    page.evaluate("code => localStorage.setItem('mlex:passed:softmax', code)",
+                  (EXERCISES / "softmax" / "solution.py").read_text())
     violations = check_everywhere(page, "index", phone_panes=None)
     visited = []
     for track in page.locator(".track").evaluate_all("tracks => tracks.map(t => t.id)"):
@@ -249,6 +252,9 @@ def test_index_shows_progress_and_exports_and_imports_it(page, base_url, tmp_pat
         "number.json": (progress_file(entries={"mlex:code:gelu": 3}), '"mlex:code:gelu" should be text, not a number'),
         "state.json": (progress_file(entries={"mlex:progress:gelu": "done"}), 'should be "solved" or "attempted"'),
         "foreign.json": (progress_file(entries={"theme": "dark"}), '"theme" is not one this site saves'),
+        "choice.json": (progress_file(entries={"mlex:scope:softmax": "maybe"}), 'should be "reference" or "mine"'),
+        "passed.json": (progress_file(entries={"mlex:passed:softmax": "#" * 1_000_001}),
+                        "passing code must be text of at most 1000000 characters"),
         "huge.json": (b" " * (5 * 1024 * 1024 + 1), "at most 5.0 MB"),
     }
     for name, (content, expected) in bad_files.items():
