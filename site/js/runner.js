@@ -423,14 +423,16 @@ function withPlace(message, where) {
 }
 
 // "Stopped at line 3 of your code (in f): x += 1" for the worker's {line, function, code}, "of your
-// softmax (step 5)" when it has `earlier` (an earlier step's label), "Stopped in the reference softmax
+// softmax (step 5), in f" when it has `earlier` (an earlier step's label), "Stopped in the reference softmax
 // (step 5)" when it has only that; null when `where` is missing or not that shape (the learner's code
 // can post messages of its own).
 function describePlace(where) {
   if (typeof where !== "object" || where === null) return null;
   const earlier = typeof where.earlier === "string" ? text(where.earlier, 200) : null;
   if (!Number.isInteger(where.line)) return earlier && `Stopped in ${earlier}, which this step uses.`;
-  const inFunction = where.function === "<module>" ? "" : ` (in ${text(where.function, 200)})`;
+  const functionName = text(where.function, 200);
+  // A label already ends in brackets: "of your softmax (step 5), in softmax", as tracebacks say it.
+  const inFunction = where.function === "<module>" ? "" : earlier ? `, in ${functionName}` : ` (in ${functionName})`;
   return `Stopped at line ${where.line} of ${earlier ?? "your code"}${inFunction}: ${text(where.code, 200)}`;
 }
 

@@ -102,5 +102,5 @@ def test_a_time_limit_names_the_earlier_step_where_the_code_was(page, isolated_b
     set_time_limit(page, 1)
     page.locator("#try-code summary").click()
     page.fill("#try-input", "causal_attention(np.ones((7, 2, 2)), 0, 0)")
-    assert tried(page).endswith("\nStopped at line 2 of your causal_attention (step 8) (in causal_attention): "
+    assert tried(page).endswith("\nStopped at line 2 of your causal_attention (step 8), in causal_attention: "
                                 "while q.shape[0] == 7:")
