@@ -1,0 +1,5 @@
+import numpy as np
+
+
+def embedding_backward():
+    raise NotImplementedError

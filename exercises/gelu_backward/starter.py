@@ -1,0 +1,5 @@
+import numpy as np
+
+
+def gelu_backward():
+    raise NotImplementedError

@@ -1,0 +1,5 @@
+import numpy as np
+
+
+def layer_norm_backward():
+    raise NotImplementedError

@@ -1,0 +1,5 @@
+import numpy as np
+
+
+def linear_backward():
+    raise NotImplementedError

@@ -1,0 +1,2 @@
+def test_placeholder(linear_backward):
+    """Placeholder"""

@@ -1,0 +1,5 @@
+import numpy as np
+
+
+def softmax_backward():
+    raise NotImplementedError

@@ -1,0 +1,5 @@
+import numpy as np
+
+
+def transformer_block_backward():
+    raise NotImplementedError

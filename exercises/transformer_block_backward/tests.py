@@ -1,0 +1,2 @@
+def test_placeholder(transformer_block_backward):
+    """Placeholder"""
