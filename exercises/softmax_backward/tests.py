@@ -99,7 +99,7 @@ def _call(softmax_backward, y, dout, axis, *, dout_as_list=False, pass_axis=True
     what = f"softmax_backward(y of shape {y.shape}{kind}, {shown}{f', axis={axis}' if pass_axis else ''})"
     precision = precision_of(y, dout)
     d = dout.tolist() if dout_as_list else dout
-    result = softmax_backward(y, d, axis) if pass_axis else softmax_backward(y, d)
+    result = softmax_backward(y, d, axis=axis) if pass_axis else softmax_backward(y, d)
     if result is None:
         fail(f"{what}: expected an array of shape {y.shape}, got None (did you forget to return the result?)")
     got = as_array(result, precision, what=what)
