@@ -107,7 +107,8 @@ def _call(gelu_backward, x, dout, *, dout_as_list=False):
 def _tolerance(precision, expected):
     """Absolute tolerance scaled to the largest expected entry: far below the gap to the erf derivative."""
     scale = max(float(np.abs(expected).max()) if expected.size else 0.0, 1e-3)
-    return precision.tolerance(float64=1e-9, float32=1e-5) * scale
+    # float64: sqrt(2 / pi) written out to 8 digits (0.79788456) is fine, as in step 10.
+    return precision.tolerance(float64=1e-8, float32=1e-5) * scale
 
 
 def _check(gelu_backward, x, dout, **options):

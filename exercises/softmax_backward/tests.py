@@ -54,6 +54,9 @@ def _mistakes(y, dout, axis):
                                         "along the axis only (keepdims=True)"),
         (dout * y, "looks like y * dout only: the term -y_j * sum(dout * y) is missing"),
     ]
+    again = _softmax(y, axis)
+    out.append((again * (dout - (dout * again).sum(axis=axis, keepdims=True)),
+                "looks like softmax was applied to y again: y already is the softmax's output, use it as it is"))
     wrong = _without_keepdims(y, dout, axis)
     if wrong is not None:
         out.append((wrong, "looks like (dout * y).sum(axis) without keepdims=True: numpy then lines the sums "
