@@ -1,0 +1,7 @@
+# Sums dout alone instead of dout * y.
+import numpy as np
+
+
+def softmax_backward(y, dout, axis=-1):
+    y, dout = np.asarray(y), np.asarray(dout)
+    return y * (dout - dout.sum(axis=axis, keepdims=True))
