@@ -44,8 +44,8 @@ def _last_write_wins(ids, dout, V):
 
 def _mean_of_repeats(ids, dout, V):
     flat, _ = _flat(ids, dout)
-    counts = np.bincount(np.array(flat, dtype=np.int64), minlength=V)[:, None]
-    return _expected(ids, dout, V) / np.maximum(counts, 1)
+    counts = np.array([max(1, flat.count(v)) for v in range(V)], dtype=np.float64)[:, None]
+    return _expected(ids, dout, V) / counts
 
 
 def _per_sequence_writes(ids, dout, V):
@@ -141,7 +141,8 @@ def _check(embedding_backward, ids, dout, V, **options):
 
 def _random(seed, shape, V, C, dtype=np.float64):
     rng = np.random.default_rng(seed)
-    ids = rng.integers(0, V, size=shape)
+    # The platform's index type, as np.array([...]) gives: np.bincount refuses int64 ids on 32-bit Pyodide.
+    ids = rng.integers(0, V, size=shape).astype(np.intp)
     return ids, rng.normal(0.0, 1.0, size=shape + (C,)).astype(dtype)
 
 
@@ -199,7 +200,7 @@ def test_finite_differences(embedding_backward):
     """Agrees with central differences of the token embedding"""
     rng = np.random.default_rng(7)
     V, C = 5, 3
-    ids, dout = rng.integers(0, V, size=(2, 4)), rng.normal(size=(2, 4, C))
+    ids, dout = rng.integers(0, V, size=(2, 4)).astype(np.intp), rng.normal(size=(2, 4, C))
     W = rng.normal(size=(V, C))
     got, _, what = _call(embedding_backward, ids, dout, V)
 
