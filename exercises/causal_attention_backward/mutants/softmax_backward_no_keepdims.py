@@ -1,4 +1,5 @@
-# Writes the softmax backward with (dweights * weights).sum(axis=-1) without keepdims: it broadcasts along the last axis.
+# Writes the softmax backward with (dweights * weights).sum(axis=-1) without keepdims: it broadcasts along the
+# last axis.
 import numpy as np
 
 
