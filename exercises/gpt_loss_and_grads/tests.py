@@ -281,13 +281,23 @@ def _scalar(value, precision, what):
     fail(f"{what} should be a real number (a float), got {type_name(value)}")
 
 
+def _keys(raw, name, what):
+    """The keys of the learner's dict `raw`, once each is known to be a plain str (compared safely)."""
+    names = list(raw)
+    odd = [key for key in names if type(key) is not str]
+    if odd:
+        fail(f"{what}: the keys of {name} should be strings, the names of p's keys, got a key of type "
+             f"{type_name(odd[0])}")
+    return names
+
+
 def _block_grads(raw, i, shapes, precision, what):
     name = f"grads['blocks'][{i}]"
     if type(raw) is not dict:
         fail(f"{what}: {name} should be a dict with the twelve keys of a block, got {type_name(raw)}")
-    names = list(raw)
+    names = _keys(raw, name, what)
     missing = [key for key in BLOCK_KEYS if key not in names]
-    extra = [repr(key) if type(key) is str else type_name(key) for key in names if key not in BLOCK_KEYS]
+    extra = [repr(key) for key in names if key not in BLOCK_KEYS]
     if missing or extra:
         fail(f"{what}: {name} should have exactly the twelve keys of p['blocks'][{i}]"
              + (f"; missing {', '.join(repr(key) for key in missing)}" if missing else "")
@@ -312,9 +322,9 @@ def _call(gpt_loss_and_grads, ids, targets, p, n_heads, label=""):
     raw = result[1]
     if type(raw) is not dict:
         fail(f"{what}: grads (the second value returned) should be a dict with p's keys, got {type_name(raw)}")
-    names = list(raw)
+    names = _keys(raw, "grads", what)
     missing = [key for key in TOP_KEYS if key not in names]
-    extra = [repr(key) if type(key) is str else type_name(key) for key in names if key not in TOP_KEYS]
+    extra = [repr(key) for key in names if key not in TOP_KEYS]
     if missing or extra:
         fail(f"{what}: grads should have exactly the keys of p, 'W_E', 'blocks', 'lnf_g' and 'lnf_b'"
              + (f"; missing {', '.join(repr(key) for key in missing)}" if missing else "")
