@@ -144,11 +144,12 @@ def _loss_and_grads(ids, targets, p, n_heads, *, tied_output=True, embedding=Tru
                     final_ln=True, positions=False, mean=True, reverse_list=False, output_from="h"):
     """(loss, grads); the keyword arguments reproduce known mistakes.
 
-    tied_output / embedding: whether W_E gets its output / input gradient ("overwrite": one row per id).  order: "forward" runs the
-    block backwards first to last.  final_ln=False passes dlogits @ W_E to the last block without the
-    final layer norm's backward.  positions adds the gradient of x0 to rows 0..T-1 of W_E.  mean=False
-    is the summed loss (and its gradients).  reverse_list stores the block gradients last block first.
-    output_from="x" takes the output gradient of W_E against the un-normalised x.
+    tied_output / embedding: whether W_E gets its output / input gradient ("overwrite": one row per id).
+    order: "forward" runs the block backwards first to last.  final_ln=False passes dlogits @ W_E to the
+    last block without the final layer norm's backward.  positions adds the gradient of x0 to rows
+    0..T-1 of W_E.  mean=False is the summed loss (and its gradients).  reverse_list stores the block
+    gradients last block first.  output_from="x" takes the output gradient of W_E against the
+    un-normalised x.
     """
     ids, targets = [int(i) for i in ids], [int(y) for y in targets]
     p = {"W_E": np.asarray(p["W_E"], dtype=np.float64),
@@ -237,7 +238,8 @@ def _diagnose(loss, grads, ids, targets, p, n_heads, factor):
         for options, hint in _mistakes(len(ids), p["W_E"].shape[0], len(p["blocks"])):
             want_loss, want = _loss_and_grads(ids, targets, p, n_heads, **options)
             if abs(loss - want_loss) <= factor * max(1.0, abs(want_loss)) and all(
-                    got.shape == expected.shape and np.allclose(got, expected, rtol=0.0, atol=_atol(expected, factor, 1.0))
+                    got.shape == expected.shape
+                    and np.allclose(got, expected, rtol=0.0, atol=_atol(expected, factor, 1.0))
                     for _, got, expected in _arrays(grads, want)):
                 hints.append(hint)
     except Exception:  # a diagnosis must never raise
@@ -329,15 +331,16 @@ def _call(gpt_loss_and_grads, ids, targets, p, n_heads, label=""):
         fail(f"{what}: grads should have exactly the keys of p, 'W_E', 'blocks', 'lnf_g' and 'lnf_b'"
              + (f"; missing {', '.join(repr(key) for key in missing)}" if missing else "")
              + (f"; unexpected {', '.join(extra)}" if extra else ""))
-    grads = {key: as_array(raw[key], precision, what=f"grads[{key!r}] from {what}") for key in ("W_E", "lnf_g", "lnf_b")}
+    grads = {key: as_array(raw[key], precision, what=f"grads[{key!r}] from {what}")
+             for key in ("W_E", "lnf_g", "lnf_b")}
     blocks = raw["blocks"]
     L = len(p["blocks"])
     if type(blocks) not in (list, tuple):
         fail(f"{what}: grads['blocks'] should be a list of {L} dict(s), one per block, got {type_name(blocks)}")
     if len(blocks) != L:
         fail(f"{what}: grads['blocks'] should hold {L} dict(s), one per block of p['blocks'], got {len(blocks)}")
-    grads["blocks"] = [_block_grads(blocks[i], i, {key: tuple(np.shape(value)) for key, value in p["blocks"][i].items()},
-                                    precision, what) for i in range(L)]
+    shapes = [{key: tuple(np.shape(value)) for key, value in block.items()} for block in p["blocks"]]
+    grads["blocks"] = [_block_grads(blocks[i], i, shapes[i], precision, what) for i in range(L)]
     for key in ("W_E", "lnf_g", "lnf_b"):
         shape = tuple(np.shape(p[key]))
         if grads[key].shape != shape:
@@ -484,8 +487,8 @@ def test_finite_differences(gpt_loss_and_grads):
     h = 1e-5
     checked = [("grads['W_E']", "p['W_E']", p["W_E"], grads["W_E"])]
     for i, block in enumerate(p["blocks"]):
-        checked += [(f"grads['blocks'][{i}][{key!r}]", f"p['blocks'][{i}][{key!r}]", block[key], grads["blocks"][i][key])
-                    for key in BLOCK_KEYS]
+        checked += [(f"grads['blocks'][{i}][{key!r}]", f"p['blocks'][{i}][{key!r}]", block[key],
+                     grads["blocks"][i][key]) for key in BLOCK_KEYS]
     checked += [(f"grads[{key!r}]", f"p[{key!r}]", p[key], grads[key]) for key in ("lnf_g", "lnf_b")]
     for name, source, array, got in checked:
         for index in np.ndindex(array.shape):

@@ -280,7 +280,8 @@ def _num(value):
 def _compare(dx, grads, expected_dx, expected, factor, what, diagnose):
     """Fail at the worst entry of the first array (dx, then the grads in p's order) that differs."""
     floor = 1e-3 * max(float(np.abs(a).max(initial=0.0)) for a in [expected_dx, *expected.values()])
-    for name, got, want in [("dx", dx, expected_dx)] + [(f"grads[{key!r}]", grads[key], expected[key]) for key in KEYS]:
+    arrays = [("dx", dx, expected_dx)] + [(f"grads[{key!r}]", grads[key], expected[key]) for key in KEYS]
+    for name, got, want in arrays:
         atol = _atol(want, factor, floor)
         error = np.abs(got - want)
         error[~np.isfinite(error)] = np.inf
