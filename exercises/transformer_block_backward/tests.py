@@ -266,8 +266,10 @@ def _call(transformer_block_backward, x, p, n_heads, dout, label=""):
             hint = ""
             if grads[key].shape == shape[::-1] and len(shape) == 2:
                 hint = " (looks transposed: dW = (layer input)^T @ (gradient of its output))"
-            elif len(shape) == 1 and grads[key].shape in ((1,) + shape, (T,) + shape):
+            elif len(shape) == 1 and grads[key].shape == (T,) + shape:
                 hint = " (a bias or a layer-norm parameter is shared by every row: sum its gradient over the rows)"
+            elif len(shape) == 1 and grads[key].shape == (1,) + shape:
+                hint = " (summed with keepdims=True: the gradient has the parameter's shape, drop the kept axis)"
             fail(f"{what}: grads[{key!r}] should have the shape of p[{key!r}], {shape}, "
                  f"got {tuple(grads[key].shape)}{hint}")
     return dx, grads, _factor(precision), what
