@@ -1,0 +1,2 @@
+def bpe_encode():
+    raise NotImplementedError

@@ -1,0 +1,2 @@
+def char_tokenize():
+    raise NotImplementedError

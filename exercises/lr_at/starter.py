@@ -1,0 +1,2 @@
+def lr_at():
+    raise NotImplementedError

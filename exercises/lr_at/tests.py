@@ -1,0 +1,2 @@
+def test_placeholder(lr_at):
+    """Placeholder"""

@@ -1,0 +1,2 @@
+def top_p_filter():
+    raise NotImplementedError

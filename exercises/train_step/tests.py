@@ -1,0 +1,2 @@
+def test_placeholder(train_step):
+    """Placeholder"""
