@@ -3,7 +3,7 @@ import numpy as np
 # In scope, no import needed (call them directly):
 #   sinusoidal_pe(T, C)                                    step 2
 #   layer_norm(x, gamma, beta, eps=1e-5)                   step 6  (x may be a single vector (C,))
-#   mlp(x, W1, b1, W2, b2)                                 step 11 (x may be a single vector (C,))
+#   mlp(x, W1, b1, W2, b2)                                 step 11 (x of shape (T, C): use h[None, :])
 #   gpt_logits(ids, p, n_heads)                            step 13 (to check your results against)
 #   attention_with_cache(q, k, v, cache)                   step 36
 # In the browser they are your own passing code for those steps (or the references until you
