@@ -13,8 +13,9 @@ def gpt_step(token_id, p, n_heads, cache):
         h = layer_norm(x, block["ln1_g"], block["ln1_b"])
         q, k, v = ((h @ block[name]).reshape(n_heads, D) for name in ("W_q", "W_k", "W_v"))
         out, block_cache = attention_with_cache(q, k, v, block_cache)    # step 36: the old keys and values
-        x = x + out.reshape(C) @ block["W_o"]                             # heads side by side, as in step 11
-        x = x + mlp(layer_norm(x, block["ln2_g"], block["ln2_b"]), block["W1"], block["b1"], block["W2"], block["b2"])
+        x = x + out.reshape(C) @ block["W_o"]                             # heads side by side, as in step 9
+        h = layer_norm(x, block["ln2_g"], block["ln2_b"])[None, :]       # (1, C): step 11 takes rows
+        x = x + mlp(h, block["W1"], block["b1"], block["W2"], block["b2"])[0]
         new_caches.append(block_cache)
     logits = layer_norm(x, p["lnf_g"], p["lnf_b"]) @ W_E.T
     return logits, (position + 1, new_caches)

@@ -1,2 +1,309 @@
-def test_placeholder(gpt_step):
-    """Placeholder"""
+"""Hidden tests for gpt_step(token_id, p, n_heads, cache), a GPT run one token at a time with a cache.
+
+Every test feeds ids one by one, passing back the cache exactly as the learner's previous call
+returned it (the tests never look inside it), and compares the logits of each call with the matching
+row of a whole-sequence GPT forward pass written here independently of solution.py and of the
+learner's earlier steps (positional encoding with math.sin/math.cos, layer norm row by row, causal
+attention query by query with math.exp, GELU with math.tanh): row t of step 13's gpt_logits.
+Keyword arguments of _forward rebuild the classic mistakes (every position encoded as position 0,
+positions from 1, no context from the cache, heads merged in the wrong order, no final layer norm)
+so that a failure message can name the one it matches.
+"""
+
+import math
+
+import numpy as np
+
+from grader.core.checks import as_array, fail, precision_of, type_name
+
+EPS = 1e-5
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+
+
+# ---- the whole-sequence forward pass ---------------------------------------------------------------
+
+def _pe_row(t, C):
+    """Sinusoidal encoding of position t: sin in column 2i, cos in column 2i + 1."""
+    row = np.empty(C)
+    for i in range(C // 2):
+        angle = t / 10000.0 ** (2 * i / C)
+        row[2 * i], row[2 * i + 1] = math.sin(angle), math.cos(angle)
+    return row
+
+
+def _layer_norm(x, gamma, beta):
+    out = np.empty(x.shape)
+    for t, row in enumerate(x):
+        values = [float(u) for u in row]
+        mean = sum(values) / len(values)
+        var = sum((u - mean) ** 2 for u in values) / len(values)
+        out[t] = [float(g) * (u - mean) / math.sqrt(var + EPS) + float(b) for u, g, b in zip(values, gamma, beta)]
+    return out
+
+
+def _attention(h, b, n_heads, *, context=True, merge="heads_side_by_side"):
+    """Causal multi-head attention of h (T, C) with block b's weights.
+
+    context=False: each query sees only its own key (a cache that is never used).  merge: how the
+    (n_heads, D) outputs of a position become a row of C: head h in columns h*D .. h*D + D - 1
+    (correct), or "interleaved", column d * n_heads + h (the transpose before the reshape).
+    """
+    T, C = h.shape
+    D = C // n_heads
+    q, k, v = h @ b["W_q"], h @ b["W_k"], h @ b["W_v"]
+    merged = np.empty((T, C))
+    for i in range(T):
+        keys = range(i + 1) if context else range(i, i + 1)
+        heads = np.empty((n_heads, D))
+        for head in range(n_heads):
+            columns = range(head * D, (head + 1) * D)
+            scores = [sum(float(q[i, c]) * float(k[j, c]) for c in columns) / math.sqrt(D) for j in keys]
+            top = max(scores)
+            weights = [math.exp(s - top) for s in scores]
+            total = sum(weights)
+            heads[head] = [sum(w * float(v[j, c]) for w, j in zip(weights, keys)) / total for c in columns]
+        merged[i] = heads.T.reshape(C) if merge == "interleaved" else heads.reshape(C)
+    return merged @ b["W_o"]
+
+
+def _gelu(u):
+    return 0.5 * u * (1.0 + math.tanh(_SQRT_2_OVER_PI * (u + 0.044715 * u ** 3)))
+
+
+def _block(x, b, n_heads, **attention_options):
+    x = x + _attention(_layer_norm(x, b["ln1_g"], b["ln1_b"]), b, n_heads, **attention_options)
+    hidden = _layer_norm(x, b["ln2_g"], b["ln2_b"]) @ b["W1"] + b["b1"]
+    hidden = np.vectorize(_gelu)(hidden) if hidden.size else hidden
+    return x + hidden @ b["W2"] + b["b2"]
+
+
+def _forward(ids, p, n_heads, *, positions="0, 1, 2, ...", final_ln=True, **attention_options):
+    """The logits (T, V) of the whole sequence; the keyword arguments reproduce known mistakes.
+
+    positions: "0, 1, 2, ..." (correct), "all 0" or "from 1".
+    """
+    ids = [int(i) for i in ids]
+    W_E = np.asarray(p["W_E"], dtype=np.float64)
+    blocks = [{key: np.asarray(value, dtype=np.float64) for key, value in b.items()} for b in p["blocks"]]
+    C = W_E.shape[1]
+    start = {"0, 1, 2, ...": 0, "all 0": 0, "from 1": 1}[positions]
+    x = np.array([W_E[i] + _pe_row(0 if positions == "all 0" else t + start, C) for t, i in enumerate(ids)])
+    for b in blocks:
+        x = _block(x, b, n_heads, **attention_options)
+    if final_ln:
+        x = _layer_norm(x, np.asarray(p["lnf_g"], dtype=np.float64), np.asarray(p["lnf_b"], dtype=np.float64))
+    return x @ W_E.T
+
+
+def _mistakes(p, n_heads):
+    mistakes = [
+        (dict(positions="all 0"), "looks like every token was encoded as position 0; the position of a call is "
+                                  "the number of ids fed before it, so keep it in the cache"),
+        (dict(positions="from 1"), "looks like the positions start at 1; the first id fed is position 0"),
+        (dict(final_ln=False), "looks like the final layer norm is missing: "
+                               "logits = layer_norm(x, p['lnf_g'], p['lnf_b']) @ p['W_E'].T"),
+    ]
+    if p["blocks"]:
+        mistakes.append((dict(context=False), "looks like each token only attends to itself: pass each block the "
+                                              "cache it returned at the previous call, not None"))
+        if n_heads > 1:
+            mistakes.append((dict(merge="interleaved"), "looks like the heads were merged in the wrong order: "
+                                                        "out of shape (n_heads, D) becomes out.reshape(C), head h "
+                                                        "in columns h*D to h*D + D - 1, as in step 9"))
+    return mistakes
+
+
+def _diagnose(got, ids, p, n_heads, atol):
+    """' (hint)' naming the classic mistake(s) whose logits match `got` (the rows fed so far), or ''."""
+    hints = []
+    try:
+        T = got.shape[0]
+        correct = _forward(ids[:T], p, n_heads)
+        for options, hint in _mistakes(p, n_heads):
+            candidate = _forward(ids[:T], p, n_heads, **options)
+            if np.allclose(got, candidate, rtol=0.0, atol=atol) and \
+                    not np.allclose(candidate, correct, rtol=0.0, atol=atol):
+                hints.append(hint)
+    except Exception:  # a diagnosis must never raise
+        return ""
+    return f" ({'; or '.join(hints)})" if hints else ""
+
+
+# ---- calling the learner's function ---------------------------------------------------------------
+
+def _describe(ids, p, n_heads):
+    V, C = p["W_E"].shape
+    kind = " float32" if p["W_E"].dtype == np.float32 else ""
+    shown = "[" + ", ".join(str(int(i)) for i in ids) + "]"
+    return (f"gpt_step fed the ids {shown} one at a time (C={C}, V={V}, {len(p['blocks'])} block(s), "
+            f"n_heads={n_heads}{kind}), each call given the cache the previous one returned")
+
+
+def _call(gpt_step, token_id, p, n_heads, cache, what):
+    """One call; returns (logits as a float64 copy, the cache exactly as returned)."""
+    result = gpt_step(token_id, p, n_heads, cache)
+    if type(result) not in (tuple, list) or len(result) != 2:
+        shown = type_name(result) if type(result) not in (tuple, list) else f"{len(result)} value(s)"
+        fail(f"{what}: expected a tuple (logits, cache), got {shown}")
+    raw, new_cache = result
+    logits = as_array(raw, precision_of(p), what=f"{what}: logits")
+    V, C = p["W_E"].shape
+    if tuple(logits.shape) != (V,):
+        hint = ""
+        if tuple(logits.shape) == (1, V):
+            hint = " (one row: return logits[0], or work with a vector of shape (C,) throughout)"
+        elif tuple(logits.shape) == (C,):
+            hint = " (that is the hidden vector: finish with the final layer norm and @ p['W_E'].T)"
+        fail(f"{what}: the logits should have shape ({V},), one score per vocabulary entry, got "
+             f"{tuple(logits.shape)}{hint}")
+    return logits, new_cache
+
+
+def _tolerance(p, expected):
+    factor = precision_of(p).tolerance(float64=1e-8, float32=3e-5, float16=3e-2)  # relative to the largest logit
+    return factor * max(1.0, float(np.abs(expected).max()))
+
+
+def _compare(rows, expected, ids, p, n_heads, what, note=""):
+    """Fail at the first fed position whose logits differ from that row of the whole-sequence forward pass."""
+    got = np.array(rows)
+    atol = _tolerance(p, expected)
+    for t, row in enumerate(got):
+        error = np.abs(row - expected[t])
+        error[np.isnan(error)] = np.inf
+        if error.max() > atol:
+            v = int(np.argmax(error))
+            wrong = int((error > atol).sum())
+            fail(f"{what}: the call for position {t} (id {int(ids[t])}) gave logits[{v}] = {row[v]:.8g}, expected "
+                 f"{expected[t, v]:.8g}, row {t} of gpt_logits(ids, p, n_heads) ({wrong} of {row.size} entries "
+                 f"differ){_diagnose(got[:t + 1], ids, p, n_heads, atol)}{note}", got=row, expected=expected[t])
+
+
+def _feed(gpt_step, ids, p, n_heads, cache=None, what=None):
+    """Feed ids one at a time from `cache`; return (rows of logits, the last cache)."""
+    what = what or _describe(ids, p, n_heads)
+    rows = []
+    for t, token_id in enumerate(ids):
+        logits, cache = _call(gpt_step, token_id, p, n_heads, cache, f"{what}: the call for position {t}")
+        rows.append(logits)
+    return rows, cache
+
+
+def _check(gpt_step, ids, p, n_heads, what=None):
+    rows, _ = _feed(gpt_step, ids, p, n_heads, what=what)
+    _compare(rows, _forward(ids, p, n_heads), ids, p, n_heads, what or _describe(ids, p, n_heads))
+
+
+def _block_params(rng, C, F):
+    return {
+        "ln1_g": 1.0 + 0.3 * rng.normal(size=C), "ln1_b": 0.3 * rng.normal(size=C),
+        "W_q": rng.normal(scale=1.5 / math.sqrt(C), size=(C, C)),
+        "W_k": rng.normal(scale=1.5 / math.sqrt(C), size=(C, C)),
+        "W_v": rng.normal(scale=1.0 / math.sqrt(C), size=(C, C)),
+        "W_o": rng.normal(scale=1.0 / math.sqrt(C), size=(C, C)),
+        "ln2_g": 1.0 + 0.3 * rng.normal(size=C), "ln2_b": 0.3 * rng.normal(size=C),
+        "W1": rng.normal(scale=1.0 / math.sqrt(C), size=(C, F)), "b1": 0.3 * rng.normal(size=F),
+        "W2": rng.normal(scale=1.0 / math.sqrt(F), size=(F, C)), "b2": 0.3 * rng.normal(size=C),
+    }
+
+
+def _params(seed, V, C, L, dtype=np.float64):
+    """Random model parameters, every block and layer norm distinct."""
+    rng = np.random.default_rng(seed)
+    p = {"W_E": rng.normal(size=(V, C)), "blocks": [_block_params(rng, C, 2 * C) for _ in range(L)],
+         "lnf_g": 1.0 + 0.3 * rng.normal(size=C), "lnf_b": 0.3 * rng.normal(size=C)}
+    cast = lambda value: value.astype(dtype)  # noqa: E731
+    return {"W_E": cast(p["W_E"]), "blocks": [{key: cast(value) for key, value in b.items()} for b in p["blocks"]],
+            "lnf_g": cast(p["lnf_g"]), "lnf_b": cast(p["lnf_b"])}
+
+
+def _ids(seed, T, V):
+    return [int(i) for i in np.random.default_rng(seed).integers(0, V, size=T)]
+
+
+# ---- tests ----------------------------------------------------------------------------------------
+
+def test_shape(gpt_step):
+    """Returns (logits, cache), logits of shape (V,), with and without blocks"""
+    for seed, V, C, L, n_heads in [(0, 11, 8, 1, 2), (1, 7, 4, 2, 2), (2, 5, 6, 0, 3)]:
+        p = _params(seed, V, C, L)
+        ids = _ids(seed, 2, V)
+        _feed(gpt_step, ids, p, n_heads)
+
+
+def test_first_token(gpt_step):
+    """The first id, with cache=None, gives row 0 of gpt_logits: position 0, attending to itself"""
+    p = _params(10, 9, 8, 1)
+    for token_id in (4, 0):
+        ids = [token_id]
+        what = f"gpt_step({token_id}, p, n_heads=2, None) with C=8, V=9, 1 block"
+        logits, _ = _call(gpt_step, token_id, p, 2, None, what)
+        _compare([logits], _forward(ids, p, 2), ids, p, 2, what)
+
+
+def test_no_blocks(gpt_step):
+    """A model with no blocks: layer_norm(W_E[id] + PE[position]) @ W_E.T, the same id differs by position"""
+    # gpt_logits' worked example (step 13): row 0 is 0.99998 * [1, -1, 1, 4, 1].
+    W_E = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0],
+                    [1.0, -1.0, 1.0, -1.0], [2.0, 0.0, -1.0, 0.0]])
+    p = {"W_E": W_E, "blocks": [], "lnf_g": np.ones(4), "lnf_b": np.zeros(4)}
+    ids = [3, 3, 0]
+    what = _describe(ids, p, 2) + " (the worked example of step 13)"
+    rows, _ = _feed(gpt_step, ids, p, 2, what=what)
+    expected = _forward(ids, p, 2)
+    n = 0.5 / math.sqrt(0.25 + EPS)
+    expected[0] = [n, -n, n, 4 * n, n]  # by hand (the same as the formula's row 0)
+    _compare(rows, expected, ids, p, 2, what)
+    # The same token five times, random parameters: only the positions tell the rows apart.
+    _check(gpt_step, [4, 4, 4, 4, 4], _params(11, 6, 6, 0), 2)
+
+
+def test_matches_gpt_logits(gpt_step):
+    """Fed a sequence one id at a time, two blocks and two heads, it gives the rows of gpt_logits"""
+    _check(gpt_step, _ids(20, 8, 13), _params(20, 13, 8, 2), 2)
+
+
+def test_four_heads(gpt_step):
+    """Four heads of size 3 (C=12), one block, repeated ids"""
+    _check(gpt_step, [5, 1, 5, 5, 2, 1], _params(30, 7, 12, 1), 4)
+
+
+def test_caches_are_independent(gpt_step):
+    """Two sequences fed in turn, and two continuations of the same cache, each get their own logits"""
+    V, C, n_heads = 10, 8, 2
+    p = _params(40, V, C, 2)
+    first, second = _ids(41, 4, V), _ids(42, 4, V)
+    expected = {"first": _forward(first, p, n_heads), "second": _forward(second, p, n_heads)}
+    caches, rows = {"first": None, "second": None}, {"first": [], "second": []}
+    for t in range(4):
+        for name, ids in (("first", first), ("second", second)):
+            what = (f"gpt_step fed two sequences in turn, {first} and {second}, each with its own cache "
+                    f"(C={C}, V={V}, 2 blocks, n_heads={n_heads}): the call for position {t} of the {name}")
+            logits, caches[name] = _call(gpt_step, ids[t], p, n_heads, caches[name], what)
+            rows[name].append(logits)
+    note = (". Each call may only depend on the cache it is given: keep nothing between calls in global "
+            "variables, and build a new cache instead of changing the one passed in")
+    for name, ids in (("first", first), ("second", second)):
+        _compare(rows[name], expected[name], ids, p, n_heads,
+                 f"gpt_step fed two sequences in turn, {first} and {second}, each with its own cache; in the "
+                 f"{name} one", note)
+    # Two different ids after the same cache: the cache given must be the only state.
+    for last in (3, 8):
+        ids = first + [last]
+        what = (f"gpt_step given the cache of {first} twice, then fed {last} (C={C}, V={V}, 2 blocks, "
+                f"n_heads={n_heads}): the call for position 4")
+        logits, _ = _call(gpt_step, last, p, n_heads, caches["first"], what)
+        _compare(rows["first"] + [logits], _forward(ids, p, n_heads), ids, p, n_heads, what, note)
+
+
+def test_float32(gpt_step):
+    """float32 parameters give the right values (within float32 precision)"""
+    _check(gpt_step, _ids(50, 6, 20), _params(50, 20, 16, 2, dtype=np.float32), 4)
+
+
+def test_larger(gpt_step):
+    """Larger case: 20 ids as numpy integers, C=16, V=50, two blocks, four heads"""
+    ids = np.random.default_rng(60).integers(0, 50, size=20)
+    p = _params(60, 50, 16, 2)
+    rows, _ = _feed(gpt_step, list(ids), p, 4)
+    _compare(rows, _forward(ids, p, 4), ids, p, 4, _describe(ids, p, 4) + " (each id a numpy integer)")
