@@ -14,7 +14,7 @@ from grader.core.checks import fail, type_name
 
 
 def _positions(ids, non_overlapping=False):
-    """{pair: [i, ...]} in order of first occurrence; `non_overlapping` drops a position overlapping the last one kept."""
+    """{pair: [i, ...]} in order of first occurrence; `non_overlapping` skips a position overlapping the last kept."""
     where = {}
     for i in range(len(ids) - 1):
         pair = (ids[i], ids[i + 1])
