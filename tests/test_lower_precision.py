@@ -23,7 +23,8 @@ EXERCISES = load_all()
 LOWER = [np.float32, np.float16]
 # "... is float16 but the inputs are float64: compute and return float64", with no other diagnosis after it
 DTYPE_MESSAGE = re.compile(r" is float(16|32) but .*: compute and return float(32|64)$")
-INTEGER_RESULTS = {"generate", "sample_token"}  # exercises whose results are token ids
+INTEGER_RESULTS = {"generate", "sample_token",  # exercises whose results are token ids (and strings)
+                   "char_tokenize", "get_batch", "bpe_train", "bpe_encode"}
 
 
 def cast(value, dtype):

