@@ -22,8 +22,14 @@ REQUIRED_USES = {
     "cross_entropy_grad": {"softmax"},
     "sample_token": {"softmax"},
     "generate": {"gpt_logits", "sample_token"},
+    "causal_attention_backward": {"softmax"},
+    "transformer_block_backward": {"layer_norm", "causal_attention", "gelu", "linear_backward", "gelu_backward",
+                                   "layer_norm_backward", "causal_attention_backward"},
+    "gpt_loss_and_grads": {"sinusoidal_pe", "transformer_block", "layer_norm", "cross_entropy", "cross_entropy_grad",
+                           "layer_norm_backward", "transformer_block_backward", "embedding_backward"},
 }
-PARTS = [(range(1, 14), "Forward pass"), (range(14, 18), "Loss and sampling"), (range(18, 20), "Variants")]
+PARTS = [(range(1, 14), "Forward pass"), (range(14, 18), "Loss and sampling"), (range(18, 20), "Variants"),
+         (range(20, 28), "Backward pass")]
 
 
 def sources(exercise):

@@ -134,6 +134,8 @@ class RemoteLearner:
             if (type(bases) is list and all(type(b) is str for b in bases)
                     and type(text) is str and type(description) is str):
                 raise learner_exception(bases[:64], text[:500], description[:MESSAGE_LIMIT])
+        if set(message) == {"side_effect"} and type(message["side_effect"]) is str:
+            fail(message["side_effect"][:MESSAGE_LIMIT])
         if set(message) == {"unencodable"} and type(message["unencodable"]) is str:
             fail(f"your function returned {message['unencodable'][:300]}, which cannot be graded: return "
                  "numbers, strings, lists, tuples, dicts or numpy arrays of numbers")

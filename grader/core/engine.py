@@ -32,9 +32,10 @@ import time
 import traceback
 import types
 
-from grader.core.checks import Failed, type_name
+from grader.core.checks import Failed, fail, type_name
 from grader.core.comparison import encode_comparison
 from grader.core.report import STDOUT_LIMIT, ReportBuilder
+from grader.core.side_effects import side_effect
 
 SUBMISSION_FILENAME = "submission.py"
 SCRATCH_FILENAME = "your-calls.py"  # the calls a learner writes to try their code (the page's "Try your code")
@@ -271,12 +272,15 @@ class InProcessLearner:
         def learner_function(*args, **kwargs):
             # The test's own values never reach the learner's code. Each argument is copied on its own, as
             # offline where each crosses the wire separately: f(q, q) gets two arrays, never one array twice.
-            args = tuple(deepcopy(value) for value in args)
-            kwargs = {name: deepcopy(value) for name, value in kwargs.items()}
+            passed = tuple(deepcopy(value) for value in args), {name: deepcopy(value) for name, value in kwargs.items()}
             try:
-                return entry(*args, **kwargs)
+                result = entry(*passed[0], **passed[1])
             except BaseException as exc:
                 raise as_learner_exception(exc) from None
+            problem = side_effect(entry, (args, kwargs), passed, result)
+            if problem is not None:
+                fail(problem)
+            return result
         learner_function.__name__ = self.entry_name
         self.function = learner_function
         return None

@@ -9,6 +9,7 @@ grader/wire.py):
     learner -> checker   {"loaded": None | error message}
     checker -> learner   {"call": value tree}      (args, kwargs), blobs alongside
     learner -> checker   {"return": value tree} | {"raised": {...}} | {"unencodable": str}
+                         | {"side_effect": str}   the call changed an argument in place, or returned one
 
 Nothing here is trusted by the checker: the learner's code shares this
 process and may change any of it.  The checker validates every message.
@@ -24,6 +25,7 @@ import socket
 import sys
 
 from grader.core.engine import EarlierStep, builtin_bases, describe_exception, load_submission, one_line
+from grader.core.side_effects import side_effect
 from grader.learner.imports import refuse_imports_missing_from
 from grader.wire import FrameReader, Unencodable, decode_value, encode_value, frame
 
@@ -59,11 +61,15 @@ def _messages(channel, reader):
 
 def _call(entry, message, blobs):
     args, kwargs = decode_value(message["call"], blobs)
+    pristine = decode_value(message["call"], blobs)  # an untouched copy, to see what the call changed
     try:
         result = entry(*args, **kwargs)
     except BaseException as exc:  # the checker decides what it means; this process goes on serving
         return {"raised": {"bases": builtin_bases(exc), "message": one_line(exc),
                            "description": describe_exception(exc)}}, ()
+    problem = side_effect(entry, pristine, (args, kwargs), result)
+    if problem is not None:
+        return {"side_effect": problem}, ()
     try:
         tree, result_blobs = encode_value(result)
     except Unencodable as exc:

@@ -1,0 +1,125 @@
+"""What a call to the learner's function did besides returning a result.
+
+Every exercise asks for a function that leaves its inputs as they were and returns new arrays:
+a gradient step that writes into `dout` (`dout *= y`) corrupts the gradient its caller still
+needs, and a result that is an input (or a view of one) changes when the caller later updates
+that input.  `side_effect(entry, pristine, passed, result)` compares what the learner's code was
+given (`passed`, after the call) with an untouched copy (`pristine`) and looks for arrays of the
+result that share memory with `passed`; it returns a learner-facing message, or None.
+
+It runs where the learner's code runs (the learner's process offline, the page's interpreter in
+the browser): only there are the arrays the call received still visible.  Numeric numpy arrays
+are compared byte for byte (so NaN equals NaN), and lists, tuples and dicts by their items;
+anything else (numbers, strings, random generators, whose state a call is meant to advance) is
+not compared.
+"""
+
+import inspect
+
+import numpy as np
+
+MAX_DEPTH = 20
+
+
+def side_effect(entry, pristine, passed, result):
+    """A message saying which argument the call changed in place, or which part of its result shares
+    memory with an argument; None when neither happened.
+
+    `pristine` and `passed` are (args, kwargs): an untouched copy of the arguments and the very
+    objects the call received.
+    """
+    try:
+        return _side_effect(entry, pristine, passed, result)
+    except Exception as exc:  # e.g. an ndarray subclass in the result whose methods raise
+        return f"your function's result could not be examined ({type(exc).__name__}): return plain numpy arrays"
+
+
+def _side_effect(entry, pristine, passed, result):
+    names = _argument_names(entry, *passed)
+    for (name, before), after in zip(names(pristine), (value for _, value in names(passed))):
+        change = _first_change(before, after, name, 0)
+        if change is not None:
+            return (f"your function changed its argument {name} in place ({change}): leave the inputs as they were "
+                    "and compute into new arrays (`a = a * 2` makes a new array; `a *= 2` and `a[...] = ...` "
+                    "change the caller's)")
+    inputs = [(f"the argument {where}", array) for name, value in names(passed)
+              for where, array in _arrays(value, name, 0)]
+    for where, array in _arrays(result, "your result", 0):
+        for input_where, input_array in inputs:
+            if np.may_share_memory(array, input_array):
+                return (f"{where} shares memory with {input_where}: it is that array or a view of it "
+                        "(a slice, reshape or transpose). Return a new array (e.g. with .copy()), so that changing "
+                        "an input later does not change your result")
+    return None
+
+
+def _argument_names(entry, args, kwargs):
+    """A function giving [(parameter name, value)] for an (args, kwargs) pair shaped like this call's."""
+    try:
+        parameters = list(inspect.signature(entry).parameters)
+    except (TypeError, ValueError):
+        parameters = []
+    positional = [parameters[i] if i < len(parameters) else f"number {i + 1}" for i in range(len(args))]
+
+    def names(call):
+        call_args, call_kwargs = call
+        return list(zip(positional, call_args)) + sorted(call_kwargs.items())
+    return names
+
+
+def _first_change(before, after, where, depth):
+    """How `after` differs from `before` (a description naming the first place), or None."""
+    if depth > MAX_DEPTH:
+        return None
+    if type(before) is np.ndarray and before.dtype.kind in "biufc":
+        if type(after) is not np.ndarray:
+            return f"{where} is no longer a numpy array"
+        if after.shape != before.shape or after.dtype != before.dtype:
+            return (f"{where} went from shape {before.shape} {before.dtype} "
+                    f"to shape {after.shape} {after.dtype}")
+        if after.tobytes() == before.tobytes():
+            return None
+        same = after == before
+        if before.dtype.kind in "fc":
+            same |= np.isnan(after) & np.isnan(before)
+        changed = np.argwhere(~same)
+        if not len(changed):
+            return f"{where} was written to (a zero changed its sign)"
+        index = tuple(int(i) for i in changed[0])
+        at = where + ("[" + ", ".join(map(str, index)) + "]" if index else "")
+        return f"{at} was {_number(before[index])}, is now {_number(after[index])}"
+    if type(before) in (list, tuple):
+        if type(after) is not type(before) or len(after) != len(before):
+            return f"{where}: items were added, removed or replaced"
+        for i, (b, a) in enumerate(zip(before, after)):
+            change = _first_change(b, a, f"{where}[{i}]", depth + 1)
+            if change is not None:
+                return change
+        return None
+    if type(before) is dict:
+        if type(after) is not dict or list(after) != list(before):
+            return f"{where}: keys were added or removed"
+        for key in before:
+            change = _first_change(before[key], after[key], f"{where}[{key!r}]", depth + 1)
+            if change is not None:
+                return change
+    return None
+
+
+def _arrays(value, where, depth):
+    """(description, array) for every numpy array in `value`, looking inside lists, tuples and dicts."""
+    if depth > MAX_DEPTH:
+        return
+    if isinstance(value, np.ndarray):
+        yield where, value
+    elif type(value) in (list, tuple):
+        for i, item in enumerate(value):
+            yield from _arrays(item, f"{where}[{i}]", depth + 1)
+    elif type(value) is dict:
+        for key, item in value.items():
+            yield from _arrays(item, f"{where}[{key!r}]", depth + 1)
+
+
+def _number(value):
+    value = value.item()
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
