@@ -128,13 +128,14 @@ def _call(clip_grad_norm, grads, max_norm):
     if len(arrays) != len(grads):
         fail(f"{what} should return one clipped array per gradient ({len(grads)}), got {len(arrays)}")
     out = []
+    precision = precision_of(grads)  # the least precise gradient sets the precision of the whole call
     for i, (array, g) in enumerate(zip(arrays, grads)):
-        got = as_array(array, precision_of(g), what=f"clipped[{i}] of {what}")
+        got = as_array(array, precision, what=f"clipped[{i}] of {what}")
         if got.shape != np.shape(g):
             fail(f"clipped[{i}] of {what} should have the shape of grads[{i}], {tuple(np.shape(g))}, "
                  f"got {tuple(got.shape)}")
         out.append(got)
-    norm = _as_float(total, precision_of(grads), f"the total_norm returned by {what}")
+    norm = _as_float(total, precision, f"the total_norm returned by {what}")
     return out, norm, what
 
 
@@ -147,10 +148,9 @@ def _check(clip_grad_norm, grads, max_norm):
         fail(f"{what}: total_norm should be {want_norm:.10g}, got {got_norm:.10g}"
              f"{_diagnose(None, got_norm, grads, max_norm)}")
     for i, (got, want, g) in enumerate(zip(got_arrays, want_arrays, grads)):
-        array_tol = precision_of(g, *grads).tolerance(float64=1e-9, float32=1e-5, float16=1e-2)
         error = np.abs(got - want)
         error[np.isnan(error)] = np.inf
-        limit = array_tol * max(float(np.abs(want).max(initial=0.0)), 1e-300)
+        limit = tol * max(float(np.abs(want).max(initial=0.0)), 1e-300)
         if error.size and error.max() > limit:
             index = tuple(int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
             ratio = (float(got[index] / np.asarray(g, dtype=np.float64)[index])

@@ -8,7 +8,9 @@ schedules of classic mistakes so the message can name the mistake.
 
 import math
 
-from grader.core.checks import fail, type_name
+import numpy as np
+
+from grader.core.checks import as_array, fail, precision_of, type_name
 
 
 # ---- the schedule, in plain Python --------------------------------------------------------------
@@ -78,6 +80,8 @@ def _call(lr_at, args):
                  "step max_steps on (step >= max_steps) the rate is min_lr, without computing r")
         raise
     kind = type(result)
+    if issubclass(kind, np.floating) and not issubclass(kind, float):
+        as_array(np.asarray(result), precision_of(*args), what=what)   # names a float32 or float16 result
     if issubclass(kind, bool) or not issubclass(kind, float):
         hint = ""
         if issubclass(kind, int):
