@@ -1,0 +1,8 @@
+# Always scales by max_norm / (total_norm + 1e-6), so gradients under the limit are scaled up to it.
+import numpy as np
+
+
+def clip_grad_norm(grads, max_norm):
+    total_norm = float(np.sqrt(sum(np.sum(g * g) for g in grads)))
+    scale = max_norm / (total_norm + 1e-6)
+    return [g * scale for g in grads], total_norm
