@@ -27,9 +27,14 @@ REQUIRED_USES = {
                                    "layer_norm_backward", "causal_attention_backward"},
     "gpt_loss_and_grads": {"sinusoidal_pe", "transformer_block", "layer_norm", "cross_entropy", "cross_entropy_grad",
                            "layer_norm_backward", "transformer_block_backward", "embedding_backward"},
+    "train_step": {"gpt_loss_and_grads", "clip_grad_norm", "adamw_step"},
+    "attention_with_cache": {"softmax"},
+    "gpt_step": {"sinusoidal_pe", "layer_norm", "mlp", "attention_with_cache"},
+    "top_p_filter": {"softmax"},
 }
 PARTS = [(range(1, 14), "Forward pass"), (range(14, 18), "Loss and sampling"), (range(18, 20), "Variants"),
-         (range(20, 28), "Backward pass")]
+         (range(20, 28), "Backward pass"), (range(28, 31), "Optimisation"), (range(31, 35), "Data"),
+         (range(35, 36), "Training"), (range(36, 39), "Inference")]
 
 
 def sources(exercise):

@@ -1,0 +1,14 @@
+# expect: passed
+import numpy as np
+
+
+def adamw_step(param, grad, m, v, t, lr, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.01):
+    param, m, v = param.copy(), m.copy(), v.copy()
+    m *= beta1
+    m += (1 - beta1) * grad
+    v *= beta2
+    v += (1 - beta2) * np.square(grad)
+    step = lr * (m / (1 - beta1 ** t)) / (np.sqrt(v / (1 - beta2 ** t)) + eps)
+    param *= 1 - lr * weight_decay
+    param -= step
+    return param, m, v

@@ -1,0 +1,11 @@
+# expect: failed
+import math
+
+
+def lr_at(step, max_lr, min_lr, warmup_steps, max_steps):
+    if step < warmup_steps:
+        return max_lr * step / warmup_steps
+    if step > max_steps or max_steps == warmup_steps:
+        return float(min_lr)
+    r = (step - warmup_steps) / (max_steps - warmup_steps)
+    return min_lr + 0.5 * (1 + math.cos(math.pi * r)) * (max_lr - min_lr)
