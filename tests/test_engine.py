@@ -45,23 +45,36 @@ def test_correct_submission_passes_with_the_report_schema():
     assert kinds[0] == "start" and kinds[1] == "loaded" and kinds[-1] == "done"
 
 
-def test_mutating_the_input_does_not_reach_the_test():
-    report = grade(SPEC, "def double(x):\n    x *= 2\n    return x\n")
-    assert report["passed"] is True
-
-
-def test_the_same_value_passed_twice_reaches_the_learner_as_two_copies():
-    # As offline, where each argument crosses the wire on its own: scaling q in place must not change k.
+def test_mutating_the_input_fails_the_call_and_does_not_reach_the_test():
     tests = '''
 import numpy as np
 
-def test_pair(scaled_dot):
-    """q scaled, k not"""
+def test_own_value(double):
+    """The test's own x stays as it was"""
     x = np.ones(2)
-    assert float(scaled_dot(x, x)) == 1.0, "k changed with q"
+    try:
+        double(x)
+    finally:
+        assert x.tolist() == [1.0, 1.0], "the test's x changed"
 '''
-    spec = GradingSpec("pair", "scaled_dot", tests)
-    report = grade(spec, "def scaled_dot(q, k):\n    q /= 2\n    return q @ k\n")
+    report = grade(GradingSpec("double", "double", tests), "def double(x):\n    x *= 2\n    return x.copy()\n")
+    assert statuses(report) == ["failed"]
+    assert report["tests"][0]["message"].startswith("your function changed its argument x in place (x[0] was 1, "
+                                                    "is now 2)")
+
+
+def test_the_same_value_passed_twice_reaches_the_learner_as_two_copies():
+    # As offline, where each argument crosses the wire on its own: f(x, x) gets two arrays, not one twice.
+    tests = '''
+import numpy as np
+
+def test_pair(same_object):
+    """q and k are two arrays"""
+    x = np.ones(2)
+    assert same_object(x, x) is False, "q is k"
+'''
+    spec = GradingSpec("pair", "same_object", tests)
+    report = grade(spec, "import numpy as np\n\ndef same_object(q, k):\n    return q is k or np.shares_memory(q, k)\n")
     assert report["passed"] is True, report["tests"][0]["message"]
 
 
