@@ -15,8 +15,9 @@ const SPARES = 1;
 // run was posted (or when it ends, if sooner): a short run, the first verdict of a page above all,
 // then has the CPU to itself, and the spare is still booted well before a runaway loop's limit.
 const SPARE_DELAY_MS = 1000;
-// How long Python may take to act on a KeyboardInterrupt before its worker is terminated.
-const INTERRUPT_GRACE_MS = 300;
+// How long Python may take to act on a KeyboardInterrupt before its worker is terminated. A loaded
+// machine (a phone, or a spare worker booting beside the run) can take several hundred ms to answer.
+const INTERRUPT_GRACE_MS = 1000;
 const STOPPED = ["error", "Stopped: you pressed Stop before the tests finished."];
 // What "Try your code" shows of what the code prints, as the worker keeps (RAW_OUTPUT_LIMIT there).
 export const TRY_OUTPUT_LIMIT = 64_000;

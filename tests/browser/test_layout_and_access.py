@@ -12,6 +12,7 @@ import json
 import pytest
 
 from conftest import ROOT, wait_until_ready
+from grader.exercise import load_all
 from page_helpers import EXERCISES, RUN_MS, import_file, set_code, wait_for_results
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
