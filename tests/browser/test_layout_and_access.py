@@ -208,8 +208,9 @@ def stored(page):
 
 def test_index_shows_progress_and_exports_and_imports_it(page, base_url, tmp_path):
     page.goto(f"{base_url}/index.html")
-    in_track = collections.Counter(e.track for e in load_all(EXERCISES))
-    assert track_counts(page) == [f"{in_track['build-gpt']} exercises", "1 exercise"]
+    exercises = load_all(EXERCISES)
+    steps = collections.Counter(e.track for e in exercises)["build-gpt"]
+    assert track_counts(page) == [f"{steps} exercises", "1 exercise"]
     assert page.locator("#progress-summary").inner_text().startswith("Nothing started yet")
 
     # What an exercise page saves (exercise-view.js), and state of other widgets (kept, whatever it is).
@@ -220,8 +221,8 @@ def test_index_shows_progress_and_exports_and_imports_it(page, base_url, tmp_pat
     follow_link(page, "#track-build-gpt .exercise-link")  # and back by the site's own link: the index updates
     page.locator(".site-name").click()
     page.wait_for_function("document.querySelector('.track-count')?.textContent.includes('solved')")
-    assert track_counts(page) == ["1 of 19 solved · 1 attempted", "1 of 1 solved"]
-    assert page.locator("#progress-summary").inner_text() == "You have solved 2 of 20 exercises and attempted 1 more."
+    assert track_counts(page) == [f"1 of {steps} solved · 1 attempted", "1 of 1 solved"]
+    assert page.locator("#progress-summary").inner_text() == f"You have solved 2 of {len(exercises)} exercises and attempted 1 more."
     assert page.locator('[data-progress-for="sinusoidal_pe"]').inner_text() == "Solved"
     assert page.locator('[data-progress-for="softmax"]').inner_text() == "Attempted"
     assert page.locator(".exercise-item.is-solved").count() == 2
@@ -264,7 +265,7 @@ def test_index_shows_progress_and_exports_and_imports_it(page, base_url, tmp_pat
         message, is_error = import_file(page, name, content)
         assert is_error and "Nothing was imported" in message and expected in message, (name, message)
         assert stored(page) == before, name
-    assert track_counts(page) == ["1 of 19 solved · 1 attempted", "1 of 1 solved"]
+    assert track_counts(page) == [f"1 of {steps} solved · 1 attempted", "1 of 1 solved"]
 
     # A good file merges: its entries replace these, other entries stay, solved stays solved.
     page.evaluate("localStorage.setItem('mlex:progress:gelu', 'solved')")
@@ -275,12 +276,12 @@ def test_index_shows_progress_and_exports_and_imports_it(page, base_url, tmp_pat
     after = stored(page)
     assert after["mlex:progress:gelu"] == "solved" and after["mlex:code:gelu"] == newer["mlex:code:gelu"]
     assert after["mlex:progress:layer_norm"] == "attempted" and after["mlex:code:softmax"] == saved["mlex:code:softmax"]
-    assert track_counts(page) == ["2 of 19 solved · 2 attempted", "1 of 1 solved"]
+    assert track_counts(page) == [f"2 of {steps} solved · 2 attempted", "1 of 1 solved"]
 
     # Moving to a new machine: an empty browser imports the exported file and has everything back.
     page.evaluate("localStorage.clear()")
     message, is_error = import_file(page, "progress.json", exported_text.read_text())
     assert not is_error, message
     assert stored(page) == saved
-    assert track_counts(page) == ["1 of 19 solved · 1 attempted", "1 of 1 solved"]
+    assert track_counts(page) == [f"1 of {steps} solved · 1 attempted", "1 of 1 solved"]
     assert page.locator('[data-progress-for="gelu"]').inner_text() == ""
