@@ -43,6 +43,9 @@ CASES = {
     "returns a nested slice": (
         "def f(x, p, rng):\n    return (x + 1, [p['W'][:2]])\n",
         "your result[1][0] shares memory with the argument p['W']"),
+    "returns the dict it was given": (
+        "def f(x, p, rng):\n    return {'grads': p}\n",
+        "your result['grads'] is the argument p itself (the same dict, not a copy)"),
 }
 
 

@@ -18,6 +18,8 @@ import inspect
 
 import numpy as np
 
+from grader.core.checks import type_name
+
 MAX_DEPTH = 20
 
 
@@ -42,14 +44,17 @@ def _side_effect(entry, pristine, passed, result):
             return (f"your function changed its argument {name} in place ({change}): leave the inputs as they were "
                     "and compute into new arrays (`a = a * 2` makes a new array; `a *= 2` and `a[...] = ...` "
                     "change the caller's)")
-    inputs = [(f"the argument {where}", array) for name, value in names(passed)
-              for where, array in _arrays(value, name, 0)]
-    for where, array in _arrays(result, "your result", 0):
-        for input_where, input_array in inputs:
-            if np.may_share_memory(array, input_array):
-                return (f"{where} shares memory with {input_where}: it is that array or a view of it "
-                        "(a slice, reshape or transpose). Return a new array (e.g. with .copy()), so that changing "
-                        "an input later does not change your result")
+    inputs = [(f"the argument {where}", part) for name, value in names(passed) for where, part in _parts(value, name, 0)]
+    for where, part in _parts(result, "your result", 0):
+        for input_where, input_part in inputs:
+            if isinstance(part, np.ndarray) and isinstance(input_part, np.ndarray):
+                if np.may_share_memory(part, input_part):
+                    return (f"{where} shares memory with {input_where}: it is that array or a view of it "
+                            "(a slice, reshape or transpose). Return a new array (e.g. with .copy()), so that "
+                            "changing an input later does not change your result")
+            elif part is input_part:
+                return (f"{where} is {input_where} itself (the same {type_name(part)}, not a copy): return a new "
+                        f"{type_name(part)}, so that changing the input later does not change your result")
     return None
 
 
@@ -106,18 +111,19 @@ def _first_change(before, after, where, depth):
     return None
 
 
-def _arrays(value, where, depth):
-    """(description, array) for every numpy array in `value`, looking inside lists, tuples and dicts."""
+def _parts(value, where, depth):
+    """(description, part) for `value` and every list, dict and numpy array inside it (lists, tuples, dicts),
+    outermost first."""
     if depth > MAX_DEPTH:
         return
-    if isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray) or type(value) in (list, dict):
         yield where, value
-    elif type(value) in (list, tuple):
+    if type(value) in (list, tuple):
         for i, item in enumerate(value):
-            yield from _arrays(item, f"{where}[{i}]", depth + 1)
+            yield from _parts(item, f"{where}[{i}]", depth + 1)
     elif type(value) is dict:
         for key, item in value.items():
-            yield from _arrays(item, f"{where}[{key!r}]", depth + 1)
+            yield from _parts(item, f"{where}[{key!r}]", depth + 1)
 
 
 def _number(value):
