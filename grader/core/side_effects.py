@@ -5,7 +5,8 @@ a gradient step that writes into `dout` (`dout *= y`) corrupts the gradient its 
 needs, and a result that is an input (or a view of one) changes when the caller later updates
 that input.  `side_effect(entry, pristine, passed, result)` compares what the learner's code was
 given (`passed`, after the call) with an untouched copy (`pristine`) and looks for arrays of the
-result that share memory with `passed`; it returns a learner-facing message, or None.
+result that share memory with `passed`, and for lists and dicts of `passed` returned as they are;
+it returns a learner-facing message, or None.
 
 It runs where the learner's code runs (the learner's process offline, the page's interpreter in
 the browser): only there are the arrays the call received still visible.  Numeric numpy arrays
@@ -25,7 +26,7 @@ MAX_DEPTH = 20
 
 def side_effect(entry, pristine, passed, result):
     """A message saying which argument the call changed in place, or which part of its result shares
-    memory with an argument; None when neither happened.
+    memory with an argument or is one of its lists or dicts; None when none of this happened.
 
     `pristine` and `passed` are (args, kwargs): an untouched copy of the arguments and the very
     objects the call received.
