@@ -20,20 +20,18 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.core.engine import load_submission  # noqa: E402
-from grader.exercise import load_exercise  # noqa: E402
-from grader.track import reference_steps  # noqa: E402
+from grader.exercise import ExerciseError, load_exercise  # noqa: E402
+from grader.track import reference_function  # noqa: E402
 
 V, C, F, LAYERS, HEADS = 65, 64, 256, 4, 4   # a small character-level GPT
 
 
 def reference(exercise_id):
     """The reference entry function of an exercise, the references of what it uses in scope."""
-    exercise = load_exercise(exercise_id)
-    function, error = load_submission(exercise.entry, exercise.solution, reference_steps(exercise))
-    if error is not None:
-        sys.exit(f"{exercise_id}: the reference does not load: {error}")
-    return function
+    try:
+        return reference_function(load_exercise(exercise_id))
+    except ExerciseError as exc:
+        sys.exit(str(exc))
 
 
 def random_model(rng):

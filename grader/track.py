@@ -6,7 +6,7 @@ references, so a mark is about the step itself; in the browser they are the lear
 code where there is one.
 """
 
-from grader.core.engine import EarlierStep
+from grader.core.engine import EarlierStep, load_submission
 from grader.exercise import ExerciseError, load_exercise
 
 
@@ -34,6 +34,15 @@ def used_steps(exercise, root=None):
 def reference_steps(exercise, root=None):
     """[EarlierStep] with the references of everything `exercise` uses: what offline grading puts in scope."""
     return [as_earlier_step(used, used.solution, yours=False) for used in used_steps(exercise, root)]
+
+
+def reference_function(exercise, root=None):
+    """The exercise's reference entry function, loaded in this interpreter as offline grading loads it: with
+    the references of the steps it uses in scope.  An ExerciseError says why the reference does not load."""
+    function, error = load_submission(exercise.entry, exercise.solution, reference_steps(exercise, root))
+    if error is not None:
+        raise ExerciseError(exercise.path / "solution.py", f"the reference does not load: {error}")
+    return function
 
 
 def as_earlier_step(used, source, yours):

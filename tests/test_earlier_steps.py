@@ -2,6 +2,7 @@
 the loader checks `uses` and `part`, and offline grading (check, batch, gradescope, validate) runs the
 references of the used steps in the real sandbox."""
 
+import dataclasses
 import json
 import re
 import shutil
@@ -15,7 +16,7 @@ import pytest
 from grader.core.engine import EarlierStep, GradingSpec, grade, load_submission, try_code
 from grader.exercise import EXERCISES_DIR, ExerciseError, load_exercise
 from grader.scaffold import create_exercise
-from grader.track import reference_steps, used_steps
+from grader.track import reference_function, reference_steps, used_steps
 
 SOFTMAX = """\
 import numpy as np
@@ -333,3 +334,12 @@ def test_the_browsers_engine_in_real_pyodide_has_the_used_references_in_scope(ca
     assert runs["new_style"].passed
     assert all(ATTRIBUTED in message for _, status, message, _ in runs["wrong_call"].tests if status != "passed")
     assert not runs["wrong_call"].passed
+
+
+def test_reference_function_loads_a_reference_with_its_used_steps_and_names_one_that_does_not_load():
+    attention = load_exercise("causal_attention")
+    q = np.array([[1.0, 0.0], [0.0, 1.0]])
+    assert reference_function(attention)(q, q, q)[0].tolist() == [1.0, 0.0]
+    broken = dataclasses.replace(attention, solution="def causal_attention(q, k, v):\n    return softmax(\n")
+    with pytest.raises(ExerciseError, match=r"solution\.py: the reference does not load: SyntaxError"):
+        reference_function(broken)
