@@ -38,14 +38,15 @@ def side_effect(entry, pristine, passed, result):
 
 
 def _side_effect(entry, pristine, passed, result):
-    names = _argument_names(entry, *passed)
-    for (name, before), after in zip(names(pristine), (value for _, value in names(passed))):
+    positional = _positional_names(entry, len(passed[0]))
+    arguments = _named(positional, passed)
+    for (name, before), (_, after) in zip(_named(positional, pristine), arguments):
         change = _first_change(before, after, name, 0)
         if change is not None:
             return (f"your function changed its argument {name} in place ({change}): leave the inputs as they were "
                     "and compute into new arrays (`a = a * 2` makes a new array; `a *= 2` and `a[...] = ...` "
                     "change the caller's)")
-    inputs = [(f"the argument {where}", part) for name, value in names(passed) for where, part in _parts(value, name, 0)]
+    inputs = [(f"the argument {where}", part) for name, value in arguments for where, part in _parts(value, name, 0)]
     for where, part in _parts(result, "your result", 0):
         for input_where, input_part in inputs:
             if isinstance(part, np.ndarray) and isinstance(input_part, np.ndarray):
@@ -59,18 +60,19 @@ def _side_effect(entry, pristine, passed, result):
     return None
 
 
-def _argument_names(entry, args, kwargs):
-    """A function giving [(parameter name, value)] for an (args, kwargs) pair shaped like this call's."""
+def _positional_names(entry, count):
+    """The names of the entry's first `count` parameters ("number 4" for one past its signature)."""
     try:
         parameters = list(inspect.signature(entry).parameters)
     except (TypeError, ValueError):
         parameters = []
-    positional = [parameters[i] if i < len(parameters) else f"number {i + 1}" for i in range(len(args))]
+    return [parameters[i] if i < len(parameters) else f"number {i + 1}" for i in range(count)]
 
-    def names(call):
-        call_args, call_kwargs = call
-        return list(zip(positional, call_args)) + sorted(call_kwargs.items())
-    return names
+
+def _named(positional, call):
+    """[(name, value)] for the arguments of an (args, kwargs) call: positional ones first, then by keyword."""
+    args, kwargs = call
+    return list(zip(positional, args)) + sorted(kwargs.items())
 
 
 def _first_change(before, after, where, depth):

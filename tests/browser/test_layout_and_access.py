@@ -222,7 +222,8 @@ def test_index_shows_progress_and_exports_and_imports_it(page, base_url, tmp_pat
     page.locator(".site-name").click()
     page.wait_for_function("document.querySelector('.track-count')?.textContent.includes('solved')")
     assert track_counts(page) == [f"1 of {steps} solved · 1 attempted", "1 of 1 solved"]
-    assert page.locator("#progress-summary").inner_text() == f"You have solved 2 of {len(exercises)} exercises and attempted 1 more."
+    assert page.locator("#progress-summary").inner_text() == (
+        f"You have solved 2 of {len(exercises)} exercises and attempted 1 more.")
     assert page.locator('[data-progress-for="sinusoidal_pe"]').inner_text() == "Solved"
     assert page.locator('[data-progress-for="softmax"]').inner_text() == "Attempted"
     assert page.locator(".exercise-item.is-solved").count() == 2
