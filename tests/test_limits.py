@@ -160,6 +160,26 @@ def test_without_a_cgroup_threads_work_and_cpu_time_is_counted(fallback_sandbox)
     assert time.monotonic() - started < 8  # the CPU time ran out, not the wall-clock backstop (3 * 1 + 5 s)
 
 
+def test_a_learner_that_waits_is_stopped_once_by_the_wall_clock_backstop_and_later_tests_are_not_run(fallback_sandbox):
+    """Sleeping uses no CPU time, so the wall-clock backstop (3 * 1 + 5 s) ends the first test; the tests after
+    it are not run, as when the CPU time is used up, rather than each starting a learner that times out."""
+    source = '''
+        import time
+
+        def f():
+            time.sleep(60)
+    '''
+    tests = ONE_TEST + ONE_TEST.replace("test_once", "test_twice").replace("Runs once", "Runs twice")
+    spec = GradingSpec("example", "f", textwrap.dedent(tests))
+    started = time.monotonic()
+    report = Grader(spec, Limits(time_limit=1), fallback_sandbox).grade(textwrap.dedent(source))
+    first, second = report["tests"]
+    assert first["status"] == "timeout" and "the wall-clock backstop ended it" in first["message"], first
+    assert second == {**second, "status": "timeout", "message": "Not run: the limit of 1 s of CPU time for your code "
+                      "was used up by earlier tests."}, second
+    assert time.monotonic() - started < 12
+
+
 def time_ms(report):
     return sum(test["duration_ms"] for test in report["tests"])
 

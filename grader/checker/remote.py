@@ -98,7 +98,9 @@ class RemoteLearner:
         self._test_started_at = self._used
 
     def out_of_time(self):
-        if self._left() <= 0:
+        # One wording whether the CPU time or the wall-clock backstop ran out: the same code, graded on a
+        # busy machine, gets the same record.
+        if self._left() <= 0 or self._wall_left() <= 0:
             return f"the limit of {self.limits.time_limit:g} s of CPU time for your code was used up by earlier tests."
         return None
 
@@ -152,7 +154,7 @@ class RemoteLearner:
     def _ensure_process(self):
         if self._process is not None and self._loaded:
             return
-        if self._left() <= 0:
+        if self.out_of_time():
             raise LearnerStopped("timeout", f"Not run: {self.out_of_time()}")
         if self._process is None:
             self._process = _LearnerProcess.spawn(self.sandbox, self.limits)
@@ -180,7 +182,7 @@ class RemoteLearner:
         reader = FrameReader()
         seconds = max(seconds, 0.0)
         started, cpu_started = time.monotonic(), process.cpu_seconds()
-        wall_deadline = started + min(wall_backstop(seconds), wall_backstop(self.limits.time_limit) - self._wall_used)
+        wall_deadline = started + min(wall_backstop(seconds), self._wall_left())
         used, next_check = 0.0, started
         try:
             while True:
@@ -194,9 +196,10 @@ class RemoteLearner:
                     self._check_memory()
                     self._discard()
                     where = " while loading your code" if loading else ""
+                    # No measured figures in the message: grading the same code twice gives the same record.
                     backstop = "" if used >= seconds else (
-                        f" (it used {used:.1f} s of CPU time, but {now - started:.0f} s passed: "
-                        "it was waiting, e.g. sleeping)")
+                        " (the wall-clock backstop ended it before it had used that CPU time: it was waiting, "
+                        "e.g. sleeping, or the machine was very busy)")
                     raise LearnerStopped("timeout", f"Time limit exceeded{where}: {late}{backstop}.")
                 watched = [process.channel, process.output] if process.output_open else [process.channel]
                 wait = min(next_check, wall_deadline) - now
@@ -289,6 +292,9 @@ class RemoteLearner:
 
     def _left(self):
         return self.limits.time_limit - self._used
+
+    def _wall_left(self):
+        return wall_backstop(self.limits.time_limit) - self._wall_used
 
     def _discard(self):
         self._loaded = False
