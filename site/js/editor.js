@@ -86,7 +86,7 @@ const pageIsDark = () => document.documentElement.dataset.scheme === "dark";
 
 // Narrow line numbers and no fold gutter; nor the lint gutter: errors stay underlined in the code.
 const compactGutterTheme = EditorView.theme({
-  ".cm-foldGutter": { display: "none" },
+  ".cm-foldGutter": { display: "none !important" }, // important: as CodeMirror's own display of a gutter
   ".cm-lineNumbers .cm-gutterElement": { padding: "0 2px 0 3px", minWidth: "0" },
 });
 
