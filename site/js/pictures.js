@@ -3,8 +3,9 @@
 // plots (1-D) on plain canvases. Each has its colour scale or value range and a text
 // alternative naming the shape, the range and the worst entry. The entry under the pointer, or
 // under the cursor that arrow keys move on a focused picture, is marked on every picture and
-// read out below them (a polite live region, so screen readers hear it too). Reports are checked before they get here (report.js); a picture
-// still never has more entries than a checked comparison allows, whatever it is given.
+// read out below them (a polite live region, so screen readers hear it too). Reports are checked
+// before they get here (report.js); a picture still never has more entries than a checked
+// comparison allows, whatever it is given.
 import { COMPARISON_MAX_LENGTH, COMPARISON_MAX_SIDE } from "./report.js";
 
 const SIZE = 120; // CSS pixels of a picture's longer side
@@ -168,7 +169,7 @@ function linePlot(array, [low, high]) {
   return canvas;
 }
 
-// The colour a custom property of style.css gives now (they are light-dark() pairs, which only an element resolves).
+// The colour a custom property of style.css gives now: its light-dark() pairs resolve on an element only.
 function themeColour(variable) {
   const probe = document.body.appendChild(element("span"));
   probe.style.color = `var(${variable})`;

@@ -39,7 +39,7 @@ def test_editor_settings_are_applied_at_once_kept_across_a_reload_and_keep_the_u
     page.uncheck("#editor-wrap")
     page.check("#editor-compact-gutter")
     state = editor_state(page)
-    assert (state["fontSize"], state["wraps"], state["foldGutter"], state["lintGutter"]) == ("18px", False, False, False)
+    assert [state[name] for name in ("fontSize", "wraps", "foldGutter", "lintGutter")] == ["18px", False, False, False]
     # Reconfigured, not recreated: the edit made before is still undoable.
     page.click("#editor .cm-content")
     page.keyboard.press("ControlOrMeta+z")
@@ -55,7 +55,7 @@ def test_editor_settings_are_applied_at_once_kept_across_a_reload_and_keep_the_u
     page.reload()
     wait_for_editor(page)
     state = editor_state(page)
-    assert (state["fontSize"], state["wraps"], state["foldGutter"], state["lintGutter"]) == ("18px", False, False, False)
+    assert [state[name] for name in ("fontSize", "wraps", "foldGutter", "lintGutter")] == ["18px", False, False, False]
     assert page.locator("#editor-font-size").input_value() == "18"
     assert not page.locator("#editor-wrap").is_checked() and page.locator("#editor-compact-gutter").is_checked()
 
