@@ -133,9 +133,9 @@ export function createEditor(parent, doc, onChange, settings) {
   schemeWatch.observe(document.documentElement, { attributeFilter: ["data-scheme"] });
   return {
     view,
-    configure(changed) {
+    configure(settings) {
       view.dispatch({ effects: Object.entries(SETTINGS).map(
-        ([name, extension]) => compartments[name].reconfigure(extension(changed[name]))) });
+        ([name, extension]) => compartments[name].reconfigure(extension(settings[name]))) });
     },
     destroy() {
       schemeWatch.disconnect();
