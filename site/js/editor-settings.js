@@ -79,6 +79,10 @@ export function mountEditorSettings(apply) {
     menu.open = false;
     menu.querySelector("summary").focus();
   });
+  // It lies over the editor: it closes when the focus moves elsewhere (into the code, say).
+  menu.addEventListener("focusout", (event) => {
+    if (event.relatedTarget && !menu.contains(event.relatedTarget)) menu.open = false;
+  });
   const followWidth = () => {
     const settings = editorSettings();
     show(settings);

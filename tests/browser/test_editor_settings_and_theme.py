@@ -51,6 +51,11 @@ def test_editor_settings_are_applied_at_once_kept_across_a_reload_and_keep_the_u
     page.keyboard.press("Escape")
     assert not page.locator("#editor-settings").evaluate("menu => menu.open")
     assert page.evaluate("document.activeElement.matches('#editor-settings summary')")
+    # It also closes when the focus leaves it.
+    page.keyboard.press("Enter")
+    assert page.locator("#editor-settings").evaluate("menu => menu.open")
+    page.click("#editor .cm-content")
+    assert not page.locator("#editor-settings").evaluate("menu => menu.open")
 
     page.reload()
     wait_for_editor(page)
@@ -196,9 +201,12 @@ def test_the_theme_switch_overrides_the_system_and_is_remembered(page, base_url)
     violations += axe_violations(page, "index, dark over a light system")
     page.unroute("**/assets/page.js*")
 
-    # Auto follows the system again.
+    # Auto follows the system again; the switch is three radios, so arrow keys choose too.
     page.goto(f"{base_url}/index.html")
-    page.locator(".theme-switch label", has_text="Auto").click()
+    page.focus(".theme-switch input[value=dark]")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("localStorage.getItem('mlex:theme')") == "light"
+    page.keyboard.press("ArrowLeft")
     assert body_background(page) == light and page.evaluate("localStorage.getItem('mlex:theme')") is None
     page.emulate_media(color_scheme="dark")
     assert body_background(page) == dark
