@@ -1,7 +1,9 @@
-// The code editor: CodeMirror 6 with Python, 4-space indentation, Tab to indent
-// (Escape then Tab leaves the editor: CodeMirror's tab-focus mode, described to screen
-// readers by #editor-keys), long lines wrapped, and a light or dark theme that follows
-// the system setting.
+// The code editor: CodeMirror 6 with Python, 4-space indentation, and a light or dark
+// theme that follows the page's (data-scheme on <html>, kept by theme.js). The learner's
+// settings (editor-settings.js: font size, line wrapping, compact gutter, Tab indents)
+// live in compartments, so changing one reconfigures the editor and keeps its undo history.
+// Tab moves the focus on, as CodeMirror's accessible default, unless "Tab indents" is on;
+// then Escape then Tab leaves the editor (CodeMirror's tab-focus mode, described in #editor-keys).
 import { basicSetup, EditorView } from "codemirror";
 import { python } from "@codemirror/lang-python";
 import { Compartment, EditorState, RangeSetBuilder } from "@codemirror/state";
@@ -80,13 +82,30 @@ function colourScheme(dark) {
   return dark ? [darkTheme, syntaxHighlighting(darkHighlight)] : [lightTheme];
 }
 
+const pageIsDark = () => document.documentElement.dataset.scheme === "dark";
+
+// Narrow line numbers and no fold gutter; nor the lint gutter: errors stay underlined in the code.
+const compactGutterTheme = EditorView.theme({
+  ".cm-foldGutter": { display: "none !important" }, // important: as CodeMirror's own display of a gutter
+  ".cm-lineNumbers .cm-gutterElement": { padding: "0 2px 0 3px", minWidth: "0" },
+});
+
+// Each setting's extensions, one compartment each.
+const SETTINGS = {
+  fontSize: (size) => EditorView.editorAttributes.of({ style: `font-size: ${size}px` }),
+  wrap: (on) => (on ? [EditorView.lineWrapping, wrappedLineIndent] : []),
+  compactGutter: (on) => (on ? compactGutterTheme : lintGutter()),
+  tabIndents: (on) => (on ? keymap.of([indentWithTab]) : []),
+};
+
 /**
- * Mount an editor in `parent`; `onChange(text)` is called after every edit.
- * Returns {view, destroy}: destroy() removes the editor and its listener on the colour scheme.
+ * Mount an editor in `parent`; `onChange(text)` is called after every edit. `settings`:
+ * {fontSize (px), wrap, compactGutter, tabIndents}, as editor-settings.js gives them.
+ * Returns {view, configure(settings), destroy}: destroy() removes the editor and its watch on the page's scheme.
  */
-export function createEditor(parent, doc, onChange) {
+export function createEditor(parent, doc, onChange, settings) {
   const scheme = new Compartment();
-  const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
+  const compartments = Object.fromEntries(Object.keys(SETTINGS).map((name) => [name, new Compartment()]));
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -96,12 +115,8 @@ export function createEditor(parent, doc, onChange) {
         python(),
         indentUnit.of("    "),
         EditorState.tabSize.of(4),
-        keymap.of([indentWithTab]),
-        scheme.of(colourScheme(darkQuery.matches)),
-        lintGutter(),
-        // The editor is narrow (on phones, and beside the statement): nothing hides off to the right.
-        EditorView.lineWrapping,
-        wrappedLineIndent,
+        scheme.of(colourScheme(pageIsDark())),
+        Object.entries(SETTINGS).map(([name, extension]) => compartments[name].of(extension(settings[name]))),
         // tabindex: the content is focusable anyway (contenteditable); said explicitly, checkers see it too.
         EditorView.contentAttributes.of({
           "aria-label": "Python code", "aria-describedby": "editor-keys", tabindex: "0",
@@ -112,14 +127,18 @@ export function createEditor(parent, doc, onChange) {
       ],
     }),
   });
-  const followScheme = (event) => {
-    view.dispatch({ effects: scheme.reconfigure(colourScheme(event.matches)) });
-  };
-  darkQuery.addEventListener("change", followScheme);
+  const schemeWatch = new MutationObserver(() => {
+    view.dispatch({ effects: scheme.reconfigure(colourScheme(pageIsDark())) });
+  });
+  schemeWatch.observe(document.documentElement, { attributeFilter: ["data-scheme"] });
   return {
     view,
+    configure(settings) {
+      view.dispatch({ effects: Object.entries(SETTINGS).map(
+        ([name, extension]) => compartments[name].reconfigure(extension(settings[name]))) });
+    },
     destroy() {
-      darkQuery.removeEventListener("change", followScheme);
+      schemeWatch.disconnect();
       view.destroy();
     },
   };

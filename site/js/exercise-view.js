@@ -4,9 +4,11 @@
 // The last results, the attempt count, the hints shown and the side-by-side view are
 // kept per exercise in storage, so a reload (or coming back) shows them again.
 // DOM ids and data attributes: see the site contract.
-import { createEditor, goToLine, setText, showProblems } from "./editor.js";
+import { createEditor, goToLine, showProblems } from "./editor.js";
+import { editorSettings, mountEditorSettings } from "./editor-settings.js";
 import { earlierSteps, mountInScope } from "./in-scope.js";
 import { codeProblems, renderProblem, renderResults, renderRunning } from "./results.js";
+import { mountReset } from "./reset-control.js";
 import { parseSavedResults, PASSED_PREFIX, RESULTS_PREFIX, savedResultsText } from "./saved-results.js";
 import { storageGet, storageSet } from "./storage.js";
 import { StorageNotice } from "./storage-notice.js";
@@ -48,12 +50,15 @@ export function mountExercise(runner) {
   // --- Editor and saved code ---
 
   let saveTimer = null;
+  let resetCodeChanged = null;
   const editor = createEditor(document.getElementById("editor"), storageGet(codeKey) ?? starter, () => {
     clearTimeout(saveTimer);
     saveTimer = setTimeout(saveCode, SAVE_DELAY_MS);
-  });
+    resetCodeChanged?.();
+  }, editorSettings());
   const view = editor.view;
   window.editorView = view;
+  const unmountEditorSettings = mountEditorSettings((settings) => editor.configure(settings));
 
   // Saves only edits, so an untouched editor keeps following the site's starter code.
   function saveCode() {
@@ -63,11 +68,7 @@ export function mountExercise(runner) {
     storageNotice.save("your latest code", () => storageSet(codeKey, view.state.doc.toString()));
   }
 
-  document.getElementById("reset-button").addEventListener("click", () => {
-    if (!confirm("Replace your code with the starter code? (Ctrl/⌘+Z undoes this.)")) return;
-    setText(view, starter);
-    saveCode();
-  });
+  resetCodeChanged = mountReset(view, starter, saveCode);
 
   // --- Grading, and trying the code ---
 
@@ -305,6 +306,7 @@ export function mountExercise(runner) {
     window.removeEventListener("pagehide", saveCode);
     storageNotice.unmount();
     inScope.unmount();
+    unmountEditorSettings();
     editor.destroy();
     if (window.editorView === view) delete window.editorView;
     if (window.gradeSubmission === gradeSubmission) delete window.gradeSubmission;

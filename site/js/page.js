@@ -7,9 +7,11 @@ import { mountPaneTabs } from "./pane-tabs.js";
 import { watchScrollBoxes } from "./scroll-boxes.js";
 import { startNavigation } from "./navigation.js";
 import { Runner } from "./runner.js";
+import { mountThemeSwitch, startTheme } from "./theme.js";
 
 const SERVICE_WORKER = "sw.js";
 
+startTheme();
 const body = document.body;
 // The editor is most of the code: only exercise pages wait for it; the index fetches it once Python is up.
 let exerciseView = null;
@@ -45,6 +47,7 @@ startNavigation(siteRoot, {
 });
 
 function mount() {
+  mountThemeSwitch();
   const unwatchScrollBoxes = watchScrollBoxes(document.getElementById("main"));
   if (body.dataset.exerciseId === undefined) {
     mountIndex();

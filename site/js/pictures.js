@@ -1,9 +1,11 @@
 // Pictures of a failed comparison (a test's `comparison`, see grader/core/comparison.py):
 // the learner's array, the expected one and their difference, as heatmaps (2-D) or line
 // plots (1-D) on plain canvases. Each has its colour scale or value range and a text
-// alternative naming the shape, the range and the worst entry; the entry under the pointer
-// is read out below the pictures. Reports are checked before they get here (report.js); a picture
-// still never has more entries than a checked comparison allows, whatever it is given.
+// alternative naming the shape, the range and the worst entry. The entry under the pointer, or
+// under the cursor that arrow keys move on a focused picture, is marked on every picture and
+// read out below them (a polite live region, so screen readers hear it too). Reports are checked
+// before they get here (report.js); a picture still never has more entries than a checked
+// comparison allows, whatever it is given.
 import { COMPARISON_MAX_LENGTH, COMPARISON_MAX_SIDE } from "./report.js";
 
 const SIZE = 120; // CSS pixels of a picture's longer side
@@ -30,15 +32,25 @@ export function comparisonFigure(comparison) {
     ["Yours − expected", difference, difference && rangeOf([difference]), "difference"],
   ].filter(([, array]) => array);
 
-  const readout = element("p", { className: "figure-readout" }, "Point at or tap a picture to read its values.");
+  const readout = element("p", { className: "figure-readout" },
+    "Point at or tap a picture, or focus it and use the arrow keys, to read its values.");
+  readout.setAttribute("aria-live", "polite");
+  const grid = got ?? expected;
+  const pictures = [];
   const show = (position) => {
-    const index = position.map((k, axis) => k * (got ?? expected).step[axis]);
+    const index = position.map((k, axis) => k * grid.step[axis]);
     const parts = panels.map(([, array, , word]) => `${word} ${format(array.data[flat(array, position)])}`);
-    readout.textContent = `[${index.join(", ")}]: ${parts.join(", ")}`;
+    const where = index.length === 2 ? `Row ${index[0]}, column ${index[1]}` : `Entry ${index[0]}`;
+    readout.textContent = `${where}: ${parts.join(", ")}`;
+    for (const picture of pictures) picture.markCursor(position);
   };
   const figure = element("figure", { className: "comparison" });
   const row = element("div", { className: "comparison-panels" });
-  for (const [label, array, range] of panels) row.append(panel(label, array, range, (position) => show(position)));
+  for (const [label, array, range] of panels) {
+    const picture = panel(label, array, range, show);
+    pictures.push(picture);
+    row.append(picture.element);
+  }
   figure.append(row, readout);
   const notes = [got, expected].filter(Boolean).map(downsampleNote).filter(Boolean);
   if (!sameGrid && got && expected) notes.unshift("Shapes differ, so no difference is drawn.");
@@ -47,26 +59,64 @@ export function comparisonFigure(comparison) {
   return figure;
 }
 
+// {element, markCursor(position)}: one picture with its label and scale; `onPoint(position)` when the
+// pointer or the keyboard picks an entry (position: [row, column] of a heatmap, [entry] of a line plot).
 function panel(label, array, range, onPoint) {
-  const canvas = array.shape.length === 2 ? heatmap(array, range) : linePlot(array, range);
+  const twoD = array.shape.length === 2;
+  const canvas = twoD ? heatmap(array, range) : linePlot(array, range);
+  canvas.tabIndex = 0;
   canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", describe(label, array));
+  canvas.setAttribute("aria-label", `${describe(label, array)}. Arrow keys move through the entries.`);
+  const cursor = element("span", { className: "comparison-cursor", hidden: true });
+  let at = null; // [row, column] of the cursor
+  const pick = (row, column) => {
+    at = [clamp(row, array.rows - 1), clamp(column, array.cols - 1)];
+    onPoint(twoD ? at : [at[1]]);
+  };
   const pointAt = (event) => {
     const box = canvas.getBoundingClientRect();
-    const x = clamp(Math.floor((event.clientX - box.left) / box.width * array.cols), array.cols - 1);
-    const y = clamp(Math.floor((event.clientY - box.top) / box.height * array.rows), array.rows - 1);
-    onPoint(array.shape.length === 2 ? [y, x] : [x]);
+    pick(Math.floor((event.clientY - box.top) / box.height * array.rows),
+      Math.floor((event.clientX - box.left) / box.width * array.cols));
   };
   canvas.addEventListener("pointermove", pointAt);
   canvas.addEventListener("pointerdown", pointAt); // touch: a tap reads the entry
+  const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  canvas.addEventListener("keydown", (event) => {
+    const [row, column] = at ?? [0, 0];
+    if (event.key in MOVES) {
+      const [down, right] = at ? MOVES[event.key] : [0, 0]; // the first key shows the first entry
+      pick(row + down, column + right);
+    } else if (event.key === "Home") {
+      pick(row, 0);
+    } else if (event.key === "End") {
+      pick(row, array.cols - 1);
+    } else {
+      return;
+    }
+    event.preventDefault(); // not a page scroll
+  });
   const [low, high] = range;
   const scale = element("div", { className: "comparison-scale" },
     element("span", {}, format(low, 3)),
-    array.shape.length === 2 ? element("span", { className: "comparison-scale-bar" }) : " to ",
+    twoD ? element("span", { className: "comparison-scale-bar" }) : " to ",
     element("span", {}, format(high, 3)));
   scale.setAttribute("aria-hidden", "true"); // the canvas's label says the range
-  return element("div", { className: "comparison-panel" }, element("span", { className: "comparison-label" }, label),
-    canvas, scale);
+  const picture = element("div", { className: "comparison-picture" }, canvas, cursor);
+  return {
+    element: element("div", { className: "comparison-panel" },
+      element("span", { className: "comparison-label" }, label), picture, scale),
+    markCursor(position) {
+      at = twoD ? position : [0, position[0]];
+      cursor.hidden = false;
+      cursor.classList.toggle("is-column", !twoD);
+      Object.assign(cursor.style, {
+        left: `${(at[1] / array.cols) * 100}%`,
+        width: `${100 / array.cols}%`,
+        top: twoD ? `${(at[0] / array.rows) * 100}%` : "0",
+        height: twoD ? `${100 / array.rows}%` : "100%",
+      });
+    },
+  };
 }
 
 function heatmap(array, [low, high]) {
@@ -95,15 +145,14 @@ function linePlot(array, [low, high]) {
   context.scale(ratio, ratio);
   const x = (i) => (array.cols === 1 ? SIZE / 2 : 3 + (i / (array.cols - 1)) * (SIZE - 6));
   const y = (value) => PLOT_HEIGHT - 4 - ((clampValue(value, low, high) - low) / (high - low)) * (PLOT_HEIGHT - 8);
-  const style = getComputedStyle(document.documentElement);
   if (low < 0 && high > 0) {
-    context.strokeStyle = style.getPropertyValue("--border").trim() || "#888";
+    context.strokeStyle = themeColour("--border");
     context.beginPath();
     context.moveTo(0, y(0));
     context.lineTo(SIZE, y(0));
     context.stroke();
   }
-  context.strokeStyle = style.getPropertyValue("--accent").trim() || "#4f46e5";
+  context.strokeStyle = themeColour("--accent");
   context.lineWidth = 1.5;
   context.beginPath();
   let drawing = false;
@@ -118,6 +167,15 @@ function linePlot(array, [low, high]) {
   });
   context.stroke();
   return canvas;
+}
+
+// The colour a custom property of style.css gives now: its light-dark() pairs resolve on an element only.
+function themeColour(variable) {
+  const probe = document.body.appendChild(element("span"));
+  probe.style.color = `var(${variable})`;
+  const colour = getComputedStyle(probe).color;
+  probe.remove();
+  return colour;
 }
 
 // --- data ---

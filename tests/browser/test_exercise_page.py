@@ -34,9 +34,11 @@ def test_typed_correct_solution_passes_all_six_tests(open_exercise):
     assert page.evaluate("localStorage.getItem('mlex:progress:sinusoidal_pe')") == "solved"
 
 
-def test_editor_indents_with_tab_and_undoes(open_exercise):
+def test_editor_indents_with_tab_when_asked_and_undoes(open_exercise):
     page = open_exercise()
     set_code(page, "x = 1")
+    page.click("#editor-settings summary")
+    page.check("#editor-tab-indents")  # by default Tab moves on (test_editor_settings_and_theme.py)
     page.click("#editor .cm-content")
     page.keyboard.press("ControlOrMeta+Home")
     page.keyboard.press("Tab")
@@ -158,11 +160,11 @@ def test_code_survives_a_reload(open_exercise, page):
 def test_reset_restores_the_starter_after_confirming(open_exercise, page):
     open_exercise()
     set_code(page, "# to be thrown away\n")
-    page.once("dialog", lambda dialog: dialog.dismiss())
-    page.click("#reset-button")
+    page.click("#reset-button")  # asks in the page (test_editor_settings_and_theme.py has Undo)
+    page.click("#reset-no")
     assert editor_text(page) == "# to be thrown away\n"
-    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#reset-button")
+    page.click("#reset-yes")
     assert editor_text(page) == STARTER
     page.reload()
     assert editor_text(page) == STARTER

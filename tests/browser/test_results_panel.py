@@ -67,7 +67,8 @@ def test_results_show_each_tests_output_pictures_and_marks(open_exercise):
     assert labels[0].startswith("Yours: heatmap of an array of shape (8, 8), values from ")
     assert labels[1].startswith("Expected: heatmap") and labels[2].startswith("Yours − expected: heatmap")
     canvases.nth(0).hover(position={"x": 2, "y": 2})
-    assert hand_checked.locator(".figure-readout").inner_text() == "[0, 0]: yours 0.8415, expected 0, difference 0.8415"
+    assert hand_checked.locator(".figure-readout").inner_text() == (
+        "Row 0, column 0: yours 0.8415, expected 0, difference 0.8415")
     long_table = page.locator("#results .result-row", has_text=TEST_NAMES[5])
     assert "every 32nd row of 2048" in long_table.locator("figcaption").inner_text()
 
