@@ -3,6 +3,7 @@
 // the time the learner reaches an exercise; in-page navigation then keeps this
 // document, and the runtime, while the learner moves between pages.
 import { mountIndex } from "./index-view.js";
+import { mountPaneSplit } from "./pane-split.js";
 import { mountPaneTabs } from "./pane-tabs.js";
 import { watchScrollBoxes } from "./scroll-boxes.js";
 import { startNavigation } from "./navigation.js";
@@ -52,6 +53,7 @@ function mount() {
   }
   document.getElementById("runtime-status").textContent = runtimeText;
   const unmountTabs = mountPaneTabs();
+  mountPaneSplit();
   let unmountExercise = null;
   let left = false;
   loadExerciseView().then(({ mountExercise }) => {
