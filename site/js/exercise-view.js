@@ -114,10 +114,12 @@ export function mountExercise(runner) {
       const results = savedResultsText(report, interruption, source);
       storageNotice.save("the results of this run", () => storageSet(resultsKey, results));
       showResults(report, interruption, source);
+      bringVerdictIntoView();
       if (report.passed) revealSolution();
       return report;
     } catch (err) {
       renderProblem(resultsPanel, `${err.message} Press Run to try again.`);
+      bringVerdictIntoView();
       throw err;
     } finally {
       if (endRun(runButton)) resultsPanel.removeAttribute("aria-busy");
@@ -217,6 +219,16 @@ export function mountExercise(runner) {
     renderResults(resultsPanel, report, interruption, { onLine: (line) => goToLine(view, line), extra });
     // The marks belong to the code that was run: an edited editor would get them on the wrong lines.
     if (source === view.state.doc.toString()) showProblems(view, codeProblems(report));
+  }
+
+  // The verdict comes to the learner: the results box back at its top, then the page (phones) or the
+  // workspace moved only as far as it takes to show the verdict, and on a pass the success panel
+  // with "Next step" under it (#results is a live region: screen readers hear it; the focus stays).
+  function bringVerdictIntoView() {
+    resultsPanel.scrollTop = 0;
+    const target = resultsPanel.querySelector(".success-panel") ?? resultsPanel.firstElementChild;
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    target?.scrollIntoView({ block: "nearest", behavior: still ? "instant" : "smooth" });
   }
 
   function attempts() {
