@@ -1,7 +1,7 @@
 // The exercise page's widgets: editor, Run/Reset, results, progress, hints and the
 // solution. mountExercise() sets them up on the exercise now in <main> and returns
 // a function that takes them down again (the site swaps pages without reloading).
-// The last results, the attempt count, the hints shown and the side-by-side view are
+// The last results, the attempt count and the hints shown are
 // kept per exercise in storage, so a reload (or coming back) shows them again.
 // DOM ids and data attributes: see the site contract.
 import { createEditor, goToLine, setText, showProblems } from "./editor.js";
@@ -22,7 +22,7 @@ export function mountExercise(runner) {
   const progressKey = `mlex:progress:${exerciseId}`;
   const resultsKey = `${RESULTS_PREFIX}${exerciseId}`; // {report, interruption, source} of the last run (saved-results.js)
   const attemptsKey = `mlex:attempts:${exerciseId}`; // runs of the tests, a number
-  const viewKey = `mlex:view:${exerciseId}`; // {hints: how many are shown, compare: side-by-side open}
+  const viewKey = `mlex:view:${exerciseId}`; // {hints: how many are shown}
   const callsKey = `mlex:try:${exerciseId}`; // the "Try your code" box
   const passedKey = `${PASSED_PREFIX}${exerciseId}`; // the latest code that passed: later steps use it (in-scope.js)
   // Absolute now: a run may end after the learner has moved on to another page.
@@ -213,8 +213,6 @@ export function mountExercise(runner) {
       yourCode: source,
       loadReference: body.dataset.revealSolution === "after-pass"
         ? () => fetchOk(solutionUrl).then((response) => response.text()) : null,
-      compareOpen: viewState().compare === true,
-      onCompareToggle: (open) => saveViewState({ compare: open }),
     }) : null;
     renderResults(resultsPanel, report, interruption, { onLine: (line) => goToLine(view, line), extra });
     // The marks belong to the code that was run: an edited editor would get them on the wrong lines.
