@@ -298,8 +298,8 @@ def test_markdown_dollars_that_are_not_math():
 def test_markdown_display_math_and_code_class():
     rendered = render_markdown("Text\n\n$$\n\\frac{1}{2}\n$$\n\n```python\nx = 1\n```\n")
     assert '<div class="math-display"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in rendered
-    assert ('<pre class="code-block"><code class="language-python"><span class="hl-n">x</span> <span class="hl-o">=</span> '
-            '<span class="hl-mi">1</span>\n</code></pre>') in rendered
+    assert ('<pre class="code-block"><code class="language-python"><span class="hl-n">x</span> '
+            '<span class="hl-o">=</span> <span class="hl-mi">1</span>\n</code></pre>') in rendered
 
 
 def test_markdown_python_code_highlighted_and_escaped_other_code_plain():

@@ -24,9 +24,8 @@ export function successPanel({ attempts, next, yourCode, loadReference }) {
 
   const open = element("button", { type: "button", className: "compare-button" }, "Compare with the reference");
   open.setAttribute("aria-haspopup", "dialog");
-  let dialog = null;
   open.addEventListener("click", () => {
-    dialog ??= comparisonDialog(yourCode, loadReference);
+    const dialog = comparisonDialog(yourCode, loadReference);
     open.closest("main").append(dialog); // outside the results, which a run replaces; gone with the page
     dialog.showModal();
   });
@@ -34,10 +33,12 @@ export function successPanel({ attempts, next, yourCode, loadReference }) {
   return panel;
 }
 
-// A full-width dialog with the line diff (reference-diff.js, loaded on first use with the reference).
+// A full-width dialog with the line diff (reference-diff.js, loaded on first use, as the reference), removed
+// once closed.
 function comparisonDialog(yourCode, loadReference) {
   const close = element("button", { type: "button", className: "diff-close" }, "Close");
-  const content = element("div", { className: "diff-content", tabIndex: 0 }, element("p", {}, "Loading the reference…"));
+  const loading = element("p", {}, "Loading the reference…");
+  const content = element("div", { className: "diff-content", tabIndex: 0 }, loading);
   content.setAttribute("role", "region"); // it scrolls: the keyboard can reach it
   content.setAttribute("aria-label", "Line diff");
   const dialog = element("dialog", { className: "diff-dialog" },
@@ -52,13 +53,16 @@ function comparisonDialog(yourCode, loadReference) {
   close.addEventListener("click", () => dialog.close());
   dialog.addEventListener("close", () => dialog.remove());
   Promise.all([loadReference(), import("./reference-diff.js")]).then(([reference, { referenceDiff }]) => {
-    const same = yourCode.trimEnd() === reference.trimEnd();
-    content.replaceChildren(element("p", { className: "diff-verdict" },
-      same ? "Your code is the same as the reference." : "Lines marked − are only in yours, + only in the reference."),
-    referenceDiff(yourCode, reference, highlightedLines));
+    const table = referenceDiff(yourCode, reference, highlightedLines);
+    const [mine, theirs] = [".diff-yours", ".diff-reference"].map((rows) => table.querySelectorAll(rows).length);
+    content.replaceChildren(element("p", { className: "diff-verdict" }, mine + theirs === 0
+      ? "Your code is the same as the reference."
+      : `${lines(mine)} only in yours, ${lines(theirs)} only in the reference.`), table);
   }, (err) => content.replaceChildren(element("p", { className: "run-error" }, err.message)));
   return dialog;
 }
+
+const lines = (count) => `${count} line${count === 1 ? "" : "s"}`;
 
 function element(tag, properties, ...children) {
   const node = Object.assign(document.createElement(tag), properties);

@@ -111,6 +111,7 @@ def test_hints_reached_without_losing_the_code_and_code_blocks_copied(open_exerc
     reference = page.locator(".diff tr.diff-reference .diff-code").all_text_contents()
     assert "    # done" in yours and all("two_i" in line for line in reference) and reference
     assert all("even" in line for line in yours if line != "    # done")
+    assert page.locator(".diff-verdict").inner_text() == "3 lines only in yours, 2 lines only in the reference."
     assert page.locator(".diff .diff-code .hl-k").count() > 0 and page.locator(".diff .diff-code .hl-c").count() > 0
     assert page.locator(".diff tr.diff-yours .diff-sign").first.text_content() == "−only in yours"
     page.add_script_tag(path=str(AXE))
