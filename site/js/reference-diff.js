@@ -17,8 +17,8 @@ export function referenceDiff(yours, reference, highlight) {
     for (let i = 0; i < change.count; i += 1) body.append(row(kind, lines, at));
   }
   const head = element("thead", {}, element("tr", {},
-    element("th", { scope: "col" }, "Yours"),
-    element("th", { scope: "col" }, "Reference"),
+    element("th", { scope: "col", className: "diff-number" }, "Yours"),
+    element("th", { scope: "col", className: "diff-number" }, "Reference"),
     element("th", { scope: "col" }, element("span", { className: "visually-hidden" }, "Change")),
     element("th", { scope: "col" }, "Code")));
   return element("table", { className: "diff" }, head, body);
