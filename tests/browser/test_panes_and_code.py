@@ -88,7 +88,7 @@ def test_hints_reached_without_losing_the_code_and_code_blocks_copied(open_exerc
     copy = page.locator("#statement .code-frame .copy-button").first
     assert copy.is_visible()
     copy.click()
-    assert copy.inner_text() == "Copied"
+    page.wait_for_function("b => b.textContent === 'Copied'", arg=copy.element_handle())  # the clipboard is async
     assert page.locator("main [role=status].visually-hidden").inner_text() == "The code is copied to the clipboard."
     assert page.evaluate("navigator.clipboard.readText()") == block.text_content()
     page.wait_for_function("b => b.textContent === 'Copy'", arg=copy.element_handle(), timeout=5_000)
@@ -101,6 +101,7 @@ def test_hints_reached_without_losing_the_code_and_code_blocks_copied(open_exerc
     page.locator("#solution").wait_for(state="visible")
     page.click(".pane-jumps a[href='#solution']")
     page.locator("#solution .copy-button").click()
+    page.wait_for_function("() => document.querySelector('#solution .copy-button').textContent === 'Copied'")
     assert page.evaluate("navigator.clipboard.readText()") == SOLUTION
 
     page.click(".compare-button")
