@@ -1,4 +1,5 @@
-"""Statement Markdown to HTML: CommonMark + tables, $...$ / $$...$$ math as MathML (markup.katex).
+"""Statement Markdown to HTML: CommonMark + tables, $...$ / $$...$$ math as MathML (markup.katex),
+```python code blocks highlighted by Pygments (classes "hl-*", coloured by site/css/style.css).
 
 Math is recognised by the dollarmath plugin before any other inline rule sees
 it, so `_`, `*` and `\\` inside formulas stay LaTeX; `$` inside code spans and
@@ -10,6 +11,9 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
 
 from markup.katex import Formula, render_formulas
 
@@ -125,7 +129,17 @@ def _render_code(self, tokens, idx, options, env):
     token = tokens[idx]
     language = token.info.split(maxsplit=1)[0] if token.info.strip() else ""
     code_class = f' class="language-{escapeHtml(language)}"' if language else ""
-    return f'<pre class="code-block"><code{code_class}>{escapeHtml(token.content)}</code></pre>\n'
+    code = _highlight_python(token.content) if language == "python" else escapeHtml(token.content)
+    return f'<pre class="code-block"><code{code_class}>{code}</code></pre>\n'
+
+
+def _highlight_python(code):
+    """`code` as HTML with its tokens in <span class="hl-...">, at build time (no script needed to read it)."""
+    return highlight(code, _PYTHON, _SPANS)
+
+
+_PYTHON = PythonLexer(stripnl=False, ensurenl=False)
+_SPANS = HtmlFormatter(nowrap=True, classprefix="hl-")
 
 
 _rendered = {}  # Markdown text -> (HTML, None) or (None, MarkdownError)

@@ -298,7 +298,16 @@ def test_markdown_dollars_that_are_not_math():
 def test_markdown_display_math_and_code_class():
     rendered = render_markdown("Text\n\n$$\n\\frac{1}{2}\n$$\n\n```python\nx = 1\n```\n")
     assert '<div class="math-display"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in rendered
-    assert '<pre class="code-block"><code class="language-python">x = 1\n</code></pre>' in rendered
+    assert ('<pre class="code-block"><code class="language-python"><span class="hl-n">x</span> '
+            '<span class="hl-o">=</span> <span class="hl-mi">1</span>\n</code></pre>') in rendered
+
+
+def test_markdown_python_code_highlighted_and_escaped_other_code_plain():
+    rendered = render_markdown("```python\nif a < b:  # 'x & y'\n```\n\n```\nif a < b: pass\n```\n")
+    assert ('<span class="hl-k">if</span> <span class="hl-n">a</span> <span class="hl-o">&lt;</span> '
+            '<span class="hl-n">b</span><span class="hl-p">:</span>  <span class="hl-c1"># &#39;x &amp; y&#39;</span>'
+            ) in rendered
+    assert "<pre class=\"code-block\"><code>if a &lt; b: pass\n</code></pre>" in rendered
 
 
 def test_markdown_tables():

@@ -1,7 +1,7 @@
 // The exercise page's widgets: editor, Run/Reset, results, progress, hints and the
 // solution. mountExercise() sets them up on the exercise now in <main> and returns
 // a function that takes them down again (the site swaps pages without reloading).
-// The last results, the attempt count, the hints shown and the side-by-side view are
+// The last results, the attempt count and the hints shown are
 // kept per exercise in storage, so a reload (or coming back) shows them again.
 // DOM ids and data attributes: see the site contract.
 import { createEditor, goToLine, showProblems } from "./editor.js";
@@ -24,7 +24,7 @@ export function mountExercise(runner) {
   const progressKey = `mlex:progress:${exerciseId}`;
   const resultsKey = `${RESULTS_PREFIX}${exerciseId}`; // {report, interruption, source} of the last run (saved-results.js)
   const attemptsKey = `mlex:attempts:${exerciseId}`; // runs of the tests, a number
-  const viewKey = `mlex:view:${exerciseId}`; // {hints: how many are shown, compare: side-by-side open}
+  const viewKey = `mlex:view:${exerciseId}`; // {hints: how many are shown}
   const callsKey = `mlex:try:${exerciseId}`; // the "Try your code" box
   const passedKey = `${PASSED_PREFIX}${exerciseId}`; // the latest code that passed: later steps use it (in-scope.js)
   // Absolute now: a run may end after the learner has moved on to another page.
@@ -115,10 +115,12 @@ export function mountExercise(runner) {
       const results = savedResultsText(report, interruption, source);
       storageNotice.save("the results of this run", () => storageSet(resultsKey, results));
       showResults(report, interruption, source);
+      bringVerdictIntoView();
       if (report.passed) revealSolution();
       return report;
     } catch (err) {
       renderProblem(resultsPanel, `${err.message} Press Run to try again.`);
+      bringVerdictIntoView();
       throw err;
     } finally {
       if (endRun(runButton)) resultsPanel.removeAttribute("aria-busy");
@@ -212,12 +214,20 @@ export function mountExercise(runner) {
       yourCode: source,
       loadReference: body.dataset.revealSolution === "after-pass"
         ? () => fetchOk(solutionUrl).then((response) => response.text()) : null,
-      compareOpen: viewState().compare === true,
-      onCompareToggle: (open) => saveViewState({ compare: open }),
     }) : null;
     renderResults(resultsPanel, report, interruption, { onLine: (line) => goToLine(view, line), extra });
     // The marks belong to the code that was run: an edited editor would get them on the wrong lines.
     if (source === view.state.doc.toString()) showProblems(view, codeProblems(report));
+  }
+
+  // The verdict comes to the learner: the results box back at its top, then the page (phones) or the
+  // workspace moved only as far as it takes to show the verdict, and on a pass the success panel
+  // with "Next step" under it (#results is a live region: screen readers hear it; the focus stays).
+  function bringVerdictIntoView() {
+    resultsPanel.scrollTop = 0;
+    const target = resultsPanel.querySelector(".success-panel") ?? resultsPanel.firstElementChild;
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    target?.scrollIntoView({ block: "nearest", behavior: still ? "instant" : "smooth" });
   }
 
   function attempts() {

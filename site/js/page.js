@@ -2,7 +2,9 @@
 // worker) once per document, as soon as any page opens, so that Python is warm by
 // the time the learner reaches an exercise; in-page navigation then keeps this
 // document, and the runtime, while the learner moves between pages.
+import { addCopyButtons } from "./copy-buttons.js";
 import { mountIndex } from "./index-view.js";
+import { mountPaneSplit } from "./pane-split.js";
 import { mountPaneTabs } from "./pane-tabs.js";
 import { watchScrollBoxes } from "./scroll-boxes.js";
 import { startNavigation } from "./navigation.js";
@@ -55,6 +57,8 @@ function mount() {
   }
   document.getElementById("runtime-status").textContent = runtimeText;
   const unmountTabs = mountPaneTabs();
+  mountPaneSplit();
+  addCopyButtons(document.getElementById("main"));
   let unmountExercise = null;
   let left = false;
   loadExerciseView().then(({ mountExercise }) => {

@@ -1,13 +1,13 @@
 // The panel next to a passing verdict: how many runs it took, the next step of the track
-// (or the end of the track), and the learner's code beside the reference solution.
+// (or the end of the track), and the learner's code compared with the reference solution.
+import { highlightedLines } from "./python-highlight.js";
 
 /**
  * attempts: runs of the tests so far; next: {href, title} of the track's next exercise, or null;
  * yourCode: the code that passed; loadReference: null (the solution is never shown) or an async
- * function giving its text; compareOpen and onCompareToggle(open): whether the side-by-side
- * view is shown, remembered by the caller.
+ * function giving its text.
  */
-export function successPanel({ attempts, next, yourCode, loadReference, compareOpen, onCompareToggle }) {
+export function successPanel({ attempts, next, yourCode, loadReference }) {
   const panel = element("section", { className: "success-panel" });
   panel.setAttribute("aria-label", "Solved");
   panel.append(element("p", { className: "success-attempts" },
@@ -22,36 +22,47 @@ export function successPanel({ attempts, next, yourCode, loadReference, compareO
   panel.append(actions);
   if (!loadReference) return panel;
 
-  const toggle = element("button", { type: "button", className: "compare-button" }, "Compare with the reference");
-  const reference = element("pre", { className: "code-block", tabIndex: 0 }, "Loading…");
-  const yours = element("pre", { className: "code-block", tabIndex: 0 }, yourCode);
-  const view = element("div", { className: "side-by-side", hidden: true },
-    element("figure", {}, element("figcaption", {}, "Your code"), yours),
-    element("figure", {}, element("figcaption", {}, "Reference"), reference));
-  view.id = "side-by-side";
-  toggle.setAttribute("aria-controls", view.id);
-  let loaded = false;
-  const show = (open) => {
-    view.hidden = !open;
-    toggle.setAttribute("aria-expanded", String(open));
-    toggle.textContent = open ? "Hide the comparison" : "Compare with the reference";
-    if (open && !loaded) {
-      loaded = true;
-      loadReference().then((text) => { reference.textContent = text; }, (err) => {
-        loaded = false;
-        reference.textContent = err.message;
-      });
-    }
-  };
-  toggle.addEventListener("click", () => {
-    show(view.hidden);
-    onCompareToggle(!view.hidden);
+  const open = element("button", { type: "button", className: "compare-button" }, "Compare with the reference");
+  open.setAttribute("aria-haspopup", "dialog");
+  open.addEventListener("click", () => {
+    const dialog = comparisonDialog(yourCode, loadReference);
+    open.closest("main").append(dialog); // outside the results, which a run replaces; gone with the page
+    dialog.showModal();
   });
-  show(compareOpen);
-  actions.append(toggle);
-  panel.append(view);
+  actions.append(open);
   return panel;
 }
+
+// A full-width dialog with the line diff (reference-diff.js, loaded on first use, as the reference), removed
+// once closed.
+function comparisonDialog(yourCode, loadReference) {
+  const close = element("button", { type: "button", className: "diff-close" }, "Close");
+  const loading = element("p", {}, "Loading the reference…");
+  const content = element("div", { className: "diff-content", tabIndex: 0 }, loading);
+  content.setAttribute("role", "region"); // it scrolls: the keyboard can reach it
+  content.setAttribute("aria-label", "Line diff");
+  const dialog = element("dialog", { className: "diff-dialog" },
+    element("div", { className: "diff-header" },
+      element("h2", { id: "diff-title" }, "Your code and the reference"),
+      element("p", { className: "diff-legend" },
+        element("span", { className: "diff-legend-yours" }, "− only in yours"), " ",
+        element("span", { className: "diff-legend-reference" }, "+ only in the reference")),
+      close),
+    content);
+  dialog.setAttribute("aria-labelledby", "diff-title");
+  close.addEventListener("click", () => dialog.close());
+  dialog.addEventListener("close", () => dialog.remove());
+  Promise.all([loadReference(), import("./reference-diff.js")]).then(([reference, { referenceDiff }]) => {
+    const table = referenceDiff(yourCode, reference, highlightedLines);
+    const [mine, theirs] = [".diff-yours", ".diff-reference"].map((rows) => table.querySelectorAll(rows).length);
+    content.replaceChildren(element("p", { className: "diff-verdict" }, mine + theirs === 0
+      ? "Your code is the same as the reference."
+      : `${lines(mine)} only in yours, ${lines(theirs)} only in the reference.`), table);
+  }, (err) => content.replaceChildren(element("p", { className: "run-error" }, err.message)));
+  return dialog;
+}
+
+const lines = (count) => `${count} line${count === 1 ? "" : "s"}`;
 
 function element(tag, properties, ...children) {
   const node = Object.assign(document.createElement(tag), properties);

@@ -72,9 +72,11 @@ def test_results_show_each_tests_output_pictures_and_marks(open_exercise):
     long_table = page.locator("#results .result-row", has_text=TEST_NAMES[5])
     assert "every 32nd row of 2048" in long_table.locator("figcaption").inner_text()
 
-    # No inner scroll box: the panel is as tall as its content.
-    assert page.evaluate("""(r => getComputedStyle(r).overflowY === 'visible'
-                              && r.scrollHeight <= r.clientHeight + 1)(document.getElementById('results'))""")
+    # On a wide screen the results scroll in their own box under the editor, the verdict staying at its top.
+    assert results.evaluate("r => [getComputedStyle(r).overflowY, r.scrollHeight > r.clientHeight]") == ["auto", True]
+    page.locator("#results").evaluate("r => r.scrollTo(0, r.scrollHeight)")
+    assert page.locator("#results .verdict").evaluate(
+        "v => v.getBoundingClientRect().top - v.parentElement.getBoundingClientRect().top") < 1
 
     # A syntax error marks its line.
     set_code(page, "import numpy as np\n\ndef sinusoidal_pe(T, C)\n    return np.zeros((T, C))\n")
@@ -91,17 +93,21 @@ def test_success_panel_and_what_survives_a_reload(open_exercise, page):
     assert panel.locator(".success-attempts").inner_text() == "Solved after 1 run of the tests."
     assert panel.locator(".next-step").get_attribute("href") == page.locator("#track-nav a[rel=next]").evaluate(
         "a => a.href")
+    # The comparison: a dialog with the line diff, every line shared; Escape closes it, back on its button.
     page.click(".compare-button")
-    side_by_side = panel.locator(".side-by-side pre")
-    page.wait_for_function("document.querySelectorAll('.side-by-side pre')[1].textContent.startsWith('import')")
-    assert side_by_side.all_text_contents() == [SOLUTION, SOLUTION]
+    page.locator(".diff-dialog .diff").wait_for()
+    assert page.locator(".diff-verdict").inner_text() == "Your code is the same as the reference."
+    assert page.locator(".diff tbody tr").count() == page.locator(".diff tbody tr.diff-both").count()
+    assert "\n".join(page.locator(".diff-code").all_text_contents()) == SOLUTION.rstrip("\n")
+    page.keyboard.press("Escape")
+    assert page.locator(".diff-dialog").count() == 0
+    assert page.evaluate("document.activeElement.className") == "compare-button"
 
     page.reload()
     wait_until_ready(page)
     assert wait_for_results(page).startswith("6/6 tests passed")
     assert [page.locator("#hints ol > li").nth(i).is_visible() for i in range(2)] == [True, False]
     page.locator("#solution").wait_for(state="visible")
-    assert page.locator(".side-by-side").is_visible()
     assert run_and_wait(page).startswith("6/6 tests passed")
     assert panel.locator(".success-attempts").inner_text() == "Solved after 2 runs of the tests."
 
