@@ -122,7 +122,7 @@ def test_index_groups_by_track_and_orders_by_step(site, exercises):
 
 def test_track_titles():
     assert track_title("build-gpt") == "Build GPT"
-    assert track_title("primitives") == "Primitives"
+    assert track_title("data-loading") == "Data Loading"
     assert track_title("lora-fine-tuning") == "LoRA Fine Tuning"
 
 
