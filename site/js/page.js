@@ -47,8 +47,11 @@ startNavigation(siteRoot, {
 function mount() {
   const unwatchScrollBoxes = watchScrollBoxes(document.getElementById("main"));
   if (body.dataset.exerciseId === undefined) {
-    mountIndex();
-    return unwatchScrollBoxes;
+    const unmountIndex = mountIndex();
+    return () => {
+      unmountIndex();
+      unwatchScrollBoxes();
+    };
   }
   document.getElementById("runtime-status").textContent = runtimeText;
   const unmountTabs = mountPaneTabs();
