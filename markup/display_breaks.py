@@ -20,6 +20,19 @@ SPACING = {r"\,", r"\;", r"\:", r"\!", r"\ ", "~"}
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[{}]|[^\\{}]", re.DOTALL)
 
 
+# Commands that draw nothing of their own (layout, fonts, spacing), and other markup: not counted.
+_SILENT_COMMANDS = re.compile(r"\\(begin|end)\{\w+\*?\}|\\(mathrm|text|texttt|mathbf|mathcal|operatorname|frac"
+                              r"|dfrac|tfrac|sqrt|left|right|[bB]igg?[lr]?|textstyle|displaystyle|overline|bar|hat)"
+                              r"(?![A-Za-z])|\\[,;:! ]|\\\\")
+_MARKUP = re.compile(r"[{}&_^\s]")
+
+
+def visible_length(latex):
+    """Roughly how many symbols `latex` draws: a command such as `\\alpha` counts as one, `\\qquad` as two."""
+    spaced = re.sub(r"\\qquad(?![A-Za-z])", "QQ", _SILENT_COMMANDS.sub("", latex))
+    return len(_MARKUP.sub("", re.sub(r"\\[A-Za-z]+", "x", spaced)))
+
+
 def display_statements(latex):
     """[[piece, ...], ...]: the statements of `latex`, each cut before its relations; a piece starting
     with a relation continues the one before it. [[latex]] when the formula cannot break."""

@@ -11,10 +11,10 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from markup.display_breaks import display_statements
+from markup.display_breaks import display_statements, visible_length
 from markup.katex import Formula, render_formulas
 
-BREAKABLE_CHARS = 50  # display formulas longer than this (in LaTeX) may break into pieces on a narrow screen
+BREAKABLE_SYMBOLS = 22  # display formulas drawing more symbols than this may break into pieces on a narrow screen
 MAX_REMEMBERED = 1000  # rendered texts kept; a long `build.py serve` session starts afresh past it
 
 
@@ -91,7 +91,7 @@ def _formulas(tokens):
 def _display_formula(token):
     """The Formula of a display math token, noting in it the pieces a long one may break into."""
     latex = token.content.strip()
-    statements = display_statements(latex) if len(latex) > BREAKABLE_CHARS else [[latex]]
+    statements = display_statements(latex) if visible_length(latex) > BREAKABLE_SYMBOLS else [[latex]]
     token.meta["statements"] = statements if statements != [[latex]] else []
     return Formula(latex, True)
 
