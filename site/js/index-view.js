@@ -51,7 +51,7 @@ function showProgress() {
   const summary = document.getElementById("progress-summary");
   if (summary) {
     summary.textContent = counts.solved + counts.attempted === 0
-      ? "Nothing started yet. Your code and results are saved in this browser as you work."
+      ? "Nothing started yet. Your work is saved in this browser as you go."
       : `You have solved ${counts.solved} of ${counts.all} exercises`
         + (counts.attempted ? ` and attempted ${counts.attempted} more.` : ".");
   }
