@@ -103,7 +103,8 @@ def test_grader_core_json_holds_the_pure_grader(site):
 
 def test_index_groups_by_track_and_orders_by_step(site, exercises):
     index = (site / "index.html").read_text()
-    sections = re.findall(r'<section class="track" id="track-([a-z0-9-]+)"(.*?)</section>', index, re.S)
+    sections = re.findall(r'<section class="track" id="track-([a-z0-9-]+)"(.*?)(?=<section class="track" |</main>)',
+                          index, re.S)
     tracks = sorted({e.track for e in exercises})
     assert [slug for slug, _ in sections] == tracks
     for slug, body in sections:
@@ -111,13 +112,21 @@ def test_index_groups_by_track_and_orders_by_step(site, exercises):
         assert f">{track_title(slug)}</h2>" in body
         assert re.findall(r'href="exercises/([a-z0-9_]+)/"', body) == [e.id for e in in_track]
         parts = [part for part in dict.fromkeys(e.part for e in in_track) if part]
-        assert re.findall(r'<h3 class="track-part">([^<]*)</h3>', body) == [str(escape(part)) for part in parts]
+        titles = re.findall(r'<h3 class="track-part-title" id="[^"]+">([^<]*) <span class="part-steps">([^<]*)</span>',
+                            body)
+        assert [title for title, _ in titles] == [str(escape(part)) for part in parts]
+        for (_, steps), part in zip(titles, parts):
+            numbers = [e.step for e in in_track if e.part == part]
+            assert steps == (f"steps {numbers[0]}–{numbers[-1]}" if len(numbers) > 1 else f"step {numbers[0]}")
+        shown_on_rows = set(re.findall(r'<a class="tag" href="index.html\?tag=([^"]+)"', body))
         for exercise in in_track:
             assert str(escape(exercise.title)) in body
+            assert f'<p class="exercise-blurb">{escape(exercise.summary)}</p>' in body
             assert f'<span class="difficulty difficulty-{exercise.difficulty.lower()}">' in body
             assert f'<span class="progress" data-progress-for="{exercise.id}"></span>' in body
-            for tag in exercise.tags:
-                assert f'<li class="tag">{escape(tag)}</li>' in body
+            for tag in exercise.tags:  # every tag is in the filter; the rare ones are on the rows too, as links
+                assert f'<option value="{escape(tag)}">' in index
+        assert shown_on_rows and not {"numpy", "transformers"} & shown_on_rows
 
 
 def test_track_titles():
