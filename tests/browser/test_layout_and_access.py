@@ -114,7 +114,7 @@ def scroll_box_state(page, selector):
     }""", selector)
 
 
-def test_phone_tabs_editor_wrapping_keyboard_exit_and_scrolling_math(page, base_url):
+def test_phone_tabs_editor_wrapping_and_keyboard_exit(page, base_url):
     page.set_viewport_size(PHONE)
     page.goto(f"{base_url}/exercises/sinusoidal_pe/")
     page.wait_for_function("window.editorView !== undefined")
@@ -156,6 +156,7 @@ def test_phone_tabs_editor_wrapping_keyboard_exit_and_scrolling_math(page, base_
     page.keyboard.press("Escape")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "run-button"
+    problem.click()
 
     page.set_viewport_size(DESKTOP)
     settle(page)
