@@ -159,7 +159,19 @@ def _render_code(self, tokens, idx, options, env):
     token = tokens[idx]
     language = token.info.split(maxsplit=1)[0] if token.info.strip() else ""
     code_class = f' class="language-{escapeHtml(language)}"' if language else ""
-    return f'<pre class="code-block"><code{code_class}>{escapeHtml(token.content)}</code></pre>\n'
+    code = _hanging_lines(escapeHtml(token.content), token.content)
+    return f'<pre class="code-block"><code{code_class}>{code}</code></pre>\n'
+
+
+def _hanging_lines(html, text):
+    """Each line of a code block (`html`, the HTML of `text`, line for line) in a span that knows its
+    indentation: a line too long for a phone wraps under its own start plus a step, not at the left edge
+    (style.css: .code-line). The newlines stay in the text, so copying the block copies the code."""
+    spans = []
+    for line_html, line in zip(html.removesuffix("\n").split("\n"), text.removesuffix("\n").split("\n")):
+        indent = len(line) - len(line.lstrip(" "))
+        spans.append(f'<span class="code-line" style="--indent: {indent}ch">{line_html}\n</span>')
+    return "".join(spans)
 
 
 _rendered = {}  # Markdown text -> (HTML, None) or (None, MarkdownError)

@@ -307,7 +307,17 @@ def test_markdown_dollars_that_are_not_math():
 def test_markdown_display_math_and_code_class():
     rendered = render_markdown("Text\n\n$$\n\\frac{1}{2}\n$$\n\n```python\nx = 1\n```\n")
     assert '<div class="math-display"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in rendered
-    assert '<pre class="code-block"><code class="language-python">x = 1\n</code></pre>' in rendered
+    assert ('<pre class="code-block"><code class="language-python"><span class="code-line" style="--indent: 0ch">'
+            'x = 1\n</span></code></pre>') in rendered
+
+
+def test_code_lines_know_their_indentation_and_keep_their_text():
+    # Each line wraps under its own start on a phone (style.css: .code-line); the text is the code, newlines
+    # included, so that copying the block copies the code.
+    source = "def f(x):\n\n    return x < 1\n"
+    rendered = render_markdown(f"```python\n{source}```\n")
+    assert re.findall(r'style="--indent: (\d+)ch"', rendered) == ["0", "0", "4"]
+    assert html.unescape(re.sub(r"<[^>]+>", "", rendered)).strip("\n") == source.strip("\n")
 
 
 def test_markdown_tables():
