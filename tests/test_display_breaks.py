@@ -5,7 +5,8 @@ import re
 from markup.display_breaks import display_statements, visible_length
 from markup.markdown import render_markdown
 
-ATTENTION = r"S_{ij} = \frac{1}{\sqrt{d}} \sum_{m} Q_{im} K_{jm}, \qquad A_{ij} = \frac{\exp(S_{ij})}{\sum_j \exp(S_{ij})}"
+ATTENTION = (r"S_{ij} = \frac{1}{\sqrt{d}} \sum_{m} Q_{im} K_{jm}, \qquad "
+             r"A_{ij} = \frac{\exp(S_{ij})}{\sum_j \exp(S_{ij})}")
 
 
 def test_statements_are_cut_at_separators_and_before_relations():
