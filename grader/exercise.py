@@ -32,6 +32,7 @@ ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 METADATA = {
     "id": (str, True, None),
     "title": (str, True, None),
+    "summary": (str, False, None),
     "difficulty": (str, True, None),
     "track": (str, True, None),
     "step": (int, True, None),
@@ -46,6 +47,7 @@ METADATA = {
     "part": (str, False, None),
 }
 REQUIRED_FILES = ("exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py")
+MAX_SUMMARY_CHARS = 120  # one line under the title on the index
 MAX_FILE_BYTES = 1_000_000  # per file: far above any real exercise, small enough to load and compile at once
 
 
@@ -62,6 +64,7 @@ class Exercise:
     path: Path
     id: str
     title: str
+    summary: str | None  # one line that says what the exercise asks (shown under the title on the index)
     difficulty: str
     track: str
     step: int
@@ -213,6 +216,10 @@ def _check_values(meta, folder, error):
         raise error("id", f"id {meta['id']!r} should be lowercase letters, digits and _")
     if not meta["title"].strip():
         raise error("title", "title is empty")
+    summary = meta["summary"]
+    if summary is not None and (not summary.strip() or "\n" in summary or len(summary) > MAX_SUMMARY_CHARS):
+        raise error("summary", f"summary should be one non-empty line of at most {MAX_SUMMARY_CHARS} characters, "
+                               f"not {summary!r}")
     if meta["difficulty"] not in DIFFICULTIES:
         raise error("difficulty", f"difficulty should be one of {', '.join(DIFFICULTIES)}, not {meta['difficulty']!r}")
     if not re.match(r"^[a-z0-9][a-z0-9-]*$", meta["track"]):

@@ -113,6 +113,8 @@ _TEMPLATES = {
 # id: the folder name. title: shown on the page and in the index.
 id = "@ID@"
 title = @TITLE@
+# One line under the title on the index: what the learner writes, in plain words.
+summary = "Turn a row of scores into probabilities that sum to one."
 # Easy, Medium or Hard.
 difficulty = "Easy"
 # The series this exercise belongs to, and its place in it (1, 2, 3, ...).

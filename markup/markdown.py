@@ -15,8 +15,10 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
+from markup.display_breaks import display_statements, visible_length
 from markup.katex import Formula, render_formulas
 
+BREAKABLE_SYMBOLS = 22  # display formulas drawing more symbols than this may break into pieces on a narrow screen
 MAX_REMEMBERED = 1000  # rendered texts kept; a long `build.py serve` session starts afresh past it
 
 
@@ -44,7 +46,10 @@ def prerender(texts):
         _rendered.clear()
     parsed = {text: _MD.parse(text, {}) for text in texts if text not in _rendered}
     formulas = {text: list(_formulas(tokens)) for text, tokens in parsed.items()}
-    rendered = render_formulas([formula for found in formulas.values() for _, _, formula in found])
+    wanted = [formula for found in formulas.values() for _, _, formula in found]
+    pieces = [Formula(piece, True) for found in formulas.values() for token, _, _ in found
+              for statement in token.meta.get("statements", ()) for piece in statement]
+    rendered = render_formulas(wanted + pieces)
     for text, tokens in parsed.items():
         try:
             _set_math(formulas[text], rendered)
@@ -59,22 +64,40 @@ def _set_math(formulas, rendered):
         if result.problem:
             raise MarkdownError(_problem(token, formula, result), _line_of(token, line, result.position))
         token.meta["mathml"] = result.mathml
+        if token.type in ("math_block", "math_inline_double"):
+            _set_pieces(token, rendered)
         if token.type == "math_inline":
             _glue_neighbours(token)
+
+
+def _set_pieces(token, rendered):
+    """The MathML of the pieces a long display formula may break into (none when one fails to render)."""
+    results = [[rendered[Formula(piece, True)] for piece in statement] for statement in token.meta["statements"]]
+    failed = any(result.problem for statement in results for result in statement)
+    token.meta["statements_mathml"] = [] if failed else [[r.mathml for r in statement] for statement in results]
 
 
 def _formulas(tokens):
     """(math token, line where its content starts, Formula) for every formula, in order."""
     for token in tokens:
         if token.type == "math_block":
-            yield token, token.map[0] + 1, Formula(token.content.strip(), True)
+            yield token, token.map[0] + 1, _display_formula(token)
         line = token.map[0] + 1 if token.map else None
         for index, child in enumerate(token.children or []):
             if child.type in ("math_inline", "math_inline_double"):
                 child.meta["siblings"], child.meta["index"] = token.children, index
-                yield child, line, Formula(child.content.strip(), child.type == "math_inline_double")
+                yield child, line, (_display_formula(child) if child.type == "math_inline_double"
+                                    else Formula(child.content.strip(), False))
             if line:
                 line += child.content.count("\n") + (child.type in ("softbreak", "hardbreak"))
+
+
+def _display_formula(token):
+    """The Formula of a display math token, noting in it the pieces a long one may break into."""
+    latex = token.content.strip()
+    statements = display_statements(latex) if visible_length(latex) > BREAKABLE_SYMBOLS else [[latex]]
+    token.meta["statements"] = statements if statements != [[latex]] else []
+    return Formula(latex, True)
 
 
 def _line_of(token, line, position):
@@ -117,29 +140,53 @@ def _render_inline_math(self, tokens, idx, options, env):
 
 
 def _render_display_math(self, tokens, idx, options, env):
-    return f'<div class="math-display">{tokens[idx].meta["mathml"]}</div>\n'
+    return _display_html("div", tokens[idx].meta) + "\n"
 
 
 def _render_display_math_in_text(self, tokens, idx, options, env):
     # $$...$$ inside a paragraph: a <div> is not allowed in a <p>; CSS makes the span a block.
-    return f'<span class="math-display">{tokens[idx].meta["mathml"]}</span>'
+    return _display_html("span", tokens[idx].meta)
+
+
+def _display_html(element, meta):
+    statements = meta.get("statements_mathml")
+    if not statements:
+        return f'<{element} class="math-display">{meta["mathml"]}</{element}>'
+    # style.css lays the pieces out on one line and wraps them where the column is too narrow.
+    spans = "".join('<span class="math-statement">' + "".join(f'<span class="math-piece">{mathml}</span>'
+                                                            for mathml in statement) + "</span>"
+                    for statement in statements)
+    return f'<{element} class="math-display math-pieces">{spans}</{element}>'
 
 
 def _render_code(self, tokens, idx, options, env):
     token = tokens[idx]
     language = token.info.split(maxsplit=1)[0] if token.info.strip() else ""
     code_class = f' class="language-{escapeHtml(language)}"' if language else ""
-    code = _highlight_python(token.content) if language == "python" else escapeHtml(token.content)
+    html = _highlight_python(token.content) if language == "python" else escapeHtml(token.content)
+    code = _hanging_lines(html, token.content)
     return f'<pre class="code-block"><code{code_class}>{code}</code></pre>\n'
 
 
 def _highlight_python(code):
-    """`code` as HTML with its tokens in <span class="hl-...">, at build time (no script needed to read it)."""
+    """`code` as HTML with its tokens in <span class="hl-...">, at build time (no script needed to read it).
+    Pygments closes its spans at the end of every line, so the HTML splits into lines as the code does."""
     return highlight(code, _PYTHON, _SPANS)
 
 
 _PYTHON = PythonLexer(stripnl=False, ensurenl=False)
 _SPANS = HtmlFormatter(nowrap=True, classprefix="hl-")
+
+
+def _hanging_lines(html, text):
+    """Each line of a code block (`html`, the HTML of `text`, line for line) in a span that knows its
+    indentation: a line too long for a phone wraps under its own start plus a step, not at the left edge
+    (style.css: .code-line). The newlines stay in the text, so copying the block copies the code."""
+    spans = []
+    for line_html, line in zip(html.removesuffix("\n").split("\n"), text.removesuffix("\n").split("\n")):
+        indent = len(line) - len(line.lstrip(" "))
+        spans.append(f'<span class="code-line" style="--indent: {indent}ch">{line_html}\n</span>')
+    return "".join(spans)
 
 
 _rendered = {}  # Markdown text -> (HTML, None) or (None, MarkdownError)

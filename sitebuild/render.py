@@ -1,6 +1,7 @@
 """Render the index and exercise pages through the Jinja2 templates in site/templates/."""
 
 import json
+from collections import Counter
 from itertools import groupby
 
 import jinja2
@@ -34,6 +35,18 @@ def track_parts(exercises):
     return [(part, list(group)) for part, group in groupby(exercises, key=lambda exercise: exercise.part)]
 
 
+def common_tags(exercises):
+    """Tags on more than a third of a track's steps ("numpy", "transformers"): they tell its rows apart
+    from nothing, so the index lists them in its tag filter only."""
+    counts = Counter(tag for exercise in exercises for tag in exercise.tags)
+    return {tag for tag, count in counts.items() if 3 * count > len(exercises)}
+
+
+def tag_counts(exercises):
+    """[(tag, number of exercises with it)], alphabetical: the index's tag filter."""
+    return sorted(Counter(tag for exercise in exercises for tag in exercise.tags).items())
+
+
 class Renderer:
     def __init__(self, templates_dir, *, asset_urls, pyodide_url=None, pyodide_files=(), live_reload=False):
         """asset_urls: {file name: URL relative to the site root, "editor": the editor's chunk};
@@ -53,8 +66,11 @@ class Renderer:
 
     def index(self, tracks):
         """tracks: [(slug, [Exercise, ...] ordered by step)], ordered for display."""
+        everything = [exercise for _, exercises in tracks for exercise in exercises]
         return self.env.get_template("index.html").render(
-            root="", tracks=[(slug, exercises, track_parts(exercises)) for slug, exercises in tracks])
+            root="", tracks=[(slug, exercises, track_parts(exercises), common_tags(exercises))
+                             for slug, exercises in tracks],
+            all_tags=tag_counts(everything), first=everything[0], total=len(everything))
 
     def exercise(self, exercise, *, statement_html, hints_html, test_names, used, prev_exercise, next_exercise):
         """used: the exercises it builds on, dependencies first (listed as "In scope")."""

@@ -103,7 +103,8 @@ def test_grader_core_json_holds_the_pure_grader(site):
 
 def test_index_groups_by_track_and_orders_by_step(site, exercises):
     index = (site / "index.html").read_text()
-    sections = re.findall(r'<section class="track" id="track-([a-z0-9-]+)"(.*?)</section>', index, re.S)
+    sections = re.findall(r'<section class="track" id="track-([a-z0-9-]+)"(.*?)(?=<section class="track" |</main>)',
+                          index, re.S)
     tracks = sorted({e.track for e in exercises})
     assert [slug for slug, _ in sections] == tracks
     for slug, body in sections:
@@ -111,18 +112,26 @@ def test_index_groups_by_track_and_orders_by_step(site, exercises):
         assert f">{track_title(slug)}</h2>" in body
         assert re.findall(r'href="exercises/([a-z0-9_]+)/"', body) == [e.id for e in in_track]
         parts = [part for part in dict.fromkeys(e.part for e in in_track) if part]
-        assert re.findall(r'<h3 class="track-part">([^<]*)</h3>', body) == [str(escape(part)) for part in parts]
+        titles = re.findall(r'<h3 class="track-part-title" id="[^"]+">([^<]*?)\s+<span class="part-steps">([^<]*)</span>',
+                            body)
+        assert [title for title, _ in titles] == [str(escape(part)) for part in parts]
+        for (_, steps), part in zip(titles, parts):
+            numbers = [e.step for e in in_track if e.part == part]
+            assert steps == (f"steps {numbers[0]}–{numbers[-1]}" if len(numbers) > 1 else f"step {numbers[0]}")
+        shown_on_rows = set(re.findall(r'<a class="tag" href="index.html\?tag=([^"]+)"', body))
         for exercise in in_track:
             assert str(escape(exercise.title)) in body
+            assert f'<p class="exercise-blurb">{escape(exercise.summary)}</p>' in body
             assert f'<span class="difficulty difficulty-{exercise.difficulty.lower()}">' in body
             assert f'<span class="progress" data-progress-for="{exercise.id}"></span>' in body
-            for tag in exercise.tags:
-                assert f'<li class="tag">{escape(tag)}</li>' in body
+            for tag in exercise.tags:  # every tag is in the filter; the rare ones are on the rows too, as links
+                assert f'<option value="{escape(tag)}">' in index
+        assert shown_on_rows and not {"numpy", "transformers"} & shown_on_rows
 
 
 def test_track_titles():
     assert track_title("build-gpt") == "Build GPT"
-    assert track_title("primitives") == "Primitives"
+    assert track_title("data-loading") == "Data Loading"
     assert track_title("lora-fine-tuning") == "LoRA Fine Tuning"
 
 
@@ -298,8 +307,9 @@ def test_markdown_dollars_that_are_not_math():
 def test_markdown_display_math_and_code_class():
     rendered = render_markdown("Text\n\n$$\n\\frac{1}{2}\n$$\n\n```python\nx = 1\n```\n")
     assert '<div class="math-display"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in rendered
-    assert ('<pre class="code-block"><code class="language-python"><span class="hl-n">x</span> '
-            '<span class="hl-o">=</span> <span class="hl-mi">1</span>\n</code></pre>') in rendered
+    assert ('<pre class="code-block"><code class="language-python"><span class="code-line" style="--indent: 0ch">'
+            '<span class="hl-n">x</span> <span class="hl-o">=</span> <span class="hl-mi">1</span>\n</span></code></pre>'
+            ) in rendered
 
 
 def test_markdown_python_code_highlighted_and_escaped_other_code_plain():
@@ -307,7 +317,20 @@ def test_markdown_python_code_highlighted_and_escaped_other_code_plain():
     assert ('<span class="hl-k">if</span> <span class="hl-n">a</span> <span class="hl-o">&lt;</span> '
             '<span class="hl-n">b</span><span class="hl-p">:</span>  <span class="hl-c1"># &#39;x &amp; y&#39;</span>'
             ) in rendered
-    assert "<pre class=\"code-block\"><code>if a &lt; b: pass\n</code></pre>" in rendered
+    assert ('<pre class="code-block"><code><span class="code-line" style="--indent: 0ch">if a &lt; b: pass\n'
+            '</span></code></pre>') in rendered
+
+
+def test_code_lines_know_their_indentation_and_keep_their_text():
+    # Each line wraps under its own start on a phone (style.css: .code-line); the text is the code, newlines
+    # included, so that copying the block copies the code. A docstring over several lines is highlighted
+    # line by line, so every line's span holds whole elements.
+    source = 'def f(x):\n    """Two\n    lines."""\n\n    return x < 1\n'
+    rendered = render_markdown(f"```python\n{source}```\n")
+    assert re.findall(r'style="--indent: (\d+)ch"', rendered) == ["0", "4", "4", "0", "4"]
+    assert html.unescape(re.sub(r"<[^>]+>", "", rendered)).strip("\n") == source.strip("\n")
+    for line in re.findall(r'<span class="code-line"[^>]*>(.*?)\n</span>', rendered):
+        assert line.count("<span") == line.count("</span>"), line
 
 
 def test_markdown_tables():

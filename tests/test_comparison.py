@@ -88,7 +88,7 @@ def test_cli_json_includes_the_pictures_data_as_ascii_without_nan(tmp_path):
 # (alibi_bias returns heads x T x T, cross_entropy a number, generate and sample_token token ids;
 # token_embedding's mutants all fail on the shape or an exception, before any values are compared.)
 PICTURED = ["attention", "causal_attention", "gelu", "gpt_logits", "layer_norm", "mlp", "multi_head_attention",
-            "relative_shift", "rope", "sinusoidal_pe", "sinusoidal_pos", "softmax", "transformer_block"]
+            "relative_shift", "rope", "sinusoidal_pe", "softmax", "transformer_block"]
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the mutants' overflows, graded in this process

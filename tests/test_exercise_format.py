@@ -35,6 +35,9 @@ def test_a_shipped_exercise_loads(exercise_dir):
     ('title =', 'colour = "red"\ntitle =', r"exercise.toml:\d+: unknown key 'colour'"),
     ('id = "sinusoidal_pe"', 'id = "other"', r"exercise.toml:\d+: id 'other' does not match the folder name"),
     ('title =', 'title = = ', r"exercise.toml:\d+: invalid TOML"),
+    ('summary = "', 'summary = "  " # "', r"exercise.toml:\d+: summary should be one non-empty line"),
+    ('summary = "', 'summary = "two\\nlines" # "', r"exercise.toml:\d+: summary should be one non-empty line"),
+    ('summary = "', 'summary = "' + "long " * 30 + '" # "', r"exercise.toml:\d+: summary .* at most 120 characters"),
 ])
 def test_bad_metadata_is_reported_with_file_and_line(exercise_dir, old, new, expected):
     replace_in(exercise_dir / "exercise.toml", old, new)

@@ -7,7 +7,7 @@ from grader.checker.supervisor import Limits, grade_isolated
 from grader.track import reference_steps
 
 EXERCISES = load_all()
-POSITIONAL_ENCODING_FAMILY = {"sinusoidal_pe", "sinusoidal_pos", "relative_shift", "position_similarity"}
+POSITIONAL_ENCODING_FAMILY = {"sinusoidal_pe", "relative_shift", "position_similarity", "rope", "alibi_bias"}
 
 
 def grade(exercise, source):

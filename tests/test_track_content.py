@@ -91,3 +91,14 @@ def test_hidden_tests_do_not_import_the_reference(exercise):
 def test_every_step_belongs_to_its_part(exercise):
     expected = next(part for steps, part in PARTS if exercise.step in steps)
     assert exercise.part == expected
+
+
+@pytest.mark.parametrize("exercise", TRACK, ids=lambda e: e.id)
+def test_every_step_has_a_summary_of_its_own(exercise):
+    # The index shows it under the title and searches it: it should add to the title, not repeat it.
+    assert exercise.summary and exercise.summary.rstrip(".").lower() != exercise.title.lower()
+
+
+def test_the_track_is_the_only_one():
+    # The "primitives" track held a near-copy of step 2; it was folded into the track (issue 24).
+    assert {e.track for e in load_all()} == {"build-gpt"}

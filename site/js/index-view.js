@@ -1,7 +1,9 @@
 // Index page: each exercise's progress badge and each track's "3 of 19 solved", from what
 // the exercise pages saved in localStorage (mlex:progress:<id> = "solved" | "attempted"),
-// and the "Your progress" section that exports and imports it (progress-file.js).
+// the "Continue" link to the first step not solved, the "Your progress" section that exports
+// and imports it (progress-file.js), and the filters (index-filters.js).
 // (It reads localStorage itself: importing storage.js would cost every page an extra shared chunk.)
+import { mountFilters } from "./index-filters.js";
 import { collectProgress, MAX_FILE_BYTES, mergeProgress, readProgressFile } from "./progress-file.js";
 
 const LABELS = { solved: "Solved", attempted: "Attempted" };
@@ -14,14 +16,16 @@ function readProgress(id) {
   }
 }
 
-/** Set up the index page now in <main>. */
+/** Set up the index page now in <main>; returns a function that takes it down. */
 export function mountIndex() {
   showProgress();
   mountProgressTransfer();
+  return mountFilters();
 }
 
 function showProgress() {
   const counts = { solved: 0, attempted: 0, all: 0 };
+  let nextItem = null; // the first step, in the index's order, not solved yet
   for (const track of document.querySelectorAll(".track")) {
     const trackCounts = { solved: 0, attempted: 0 };
     const badges = track.querySelectorAll("[data-progress-for]");
@@ -30,7 +34,9 @@ function showProgress() {
       const known = Object.hasOwn(LABELS, state ?? "");
       badge.textContent = known ? LABELS[state] : "";
       badge.className = known ? `progress progress-${state}` : "progress";
-      badge.closest(".exercise-item").classList.toggle("is-solved", state === "solved");
+      const item = badge.closest(".exercise-item");
+      item.classList.toggle("is-solved", state === "solved");
+      if (state !== "solved") nextItem ??= item;
       if (known) trackCounts[state] += 1;
     }
     const count = track.querySelector(".track-count");
@@ -45,10 +51,25 @@ function showProgress() {
   const summary = document.getElementById("progress-summary");
   if (summary) {
     summary.textContent = counts.solved + counts.attempted === 0
-      ? "Nothing started yet. Your code and results are saved in this browser as you work."
+      ? "Nothing started yet. Your work is saved in this browser as you go."
       : `You have solved ${counts.solved} of ${counts.all} exercises`
         + (counts.attempted ? ` and attempted ${counts.attempted} more.` : ".");
   }
+  showContinue(nextItem, counts.solved + counts.attempted > 0);
+}
+
+// "Start with step 1: ..." until something is started, then "Continue with step n: ..." (the first
+// step not solved); hidden once every step is solved.
+function showContinue(item, started) {
+  const link = document.getElementById("continue-link");
+  if (!link) return;
+  link.hidden = !item;
+  if (!item) return;
+  const title = item.querySelector(".exercise-link");
+  link.href = title.getAttribute("href");
+  document.getElementById("continue-verb").textContent = started ? "Continue" : "Start";
+  document.getElementById("continue-step").textContent = item.querySelector(".step").textContent;
+  document.getElementById("continue-title").textContent = title.textContent;
 }
 
 function mountProgressTransfer() {
@@ -56,7 +77,6 @@ function mountProgressTransfer() {
   if (!section) return;
   const fileInput = document.getElementById("import-progress-file");
   const message = document.getElementById("progress-message");
-  section.hidden = false; // it needs this script
 
   const say = (text, isError = false) => {
     message.textContent = text;

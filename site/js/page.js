@@ -52,8 +52,11 @@ function mount() {
   mountThemeSwitch();
   const unwatchScrollBoxes = watchScrollBoxes(document.getElementById("main"));
   if (body.dataset.exerciseId === undefined) {
-    mountIndex();
-    return unwatchScrollBoxes;
+    const unmountIndex = mountIndex();
+    return () => {
+      unmountIndex();
+      unwatchScrollBoxes();
+    };
   }
   document.getElementById("runtime-status").textContent = runtimeText;
   const unmountTabs = mountPaneTabs();

@@ -43,6 +43,9 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   if (hashes.has(request.url)) {
     event.respondWith(networkFirst.has(request.url) ? fromNetwork(request) : fromCache(request));
+  } else if (networkFirst.has(withoutQuery(request.url))) {
+    // A page with a query (the index's filters, index.html?tag=...): offline, the page without it.
+    event.respondWith(fromNetwork(request, withoutQuery(request.url)));
   } else if (request.mode === "navigate") {
     event.respondWith(fetch(request).then(isolated));
   }
@@ -77,14 +80,20 @@ function isOtherBuild(cacheName) {
   return cacheName.startsWith(CACHE_PREFIX) && cacheName !== CACHE_NAME && cacheName !== SNAPSHOT_CACHE;
 }
 
-async function fromNetwork(request) {
+async function fromNetwork(request, cachedUrl = request.url) {
   try {
     return isolated(await fetch(request));
   } catch (err) {
-    const cached = await caches.match(request.url, { cacheName: CACHE_NAME, ignoreVary: true });
+    const cached = await caches.match(cachedUrl, { cacheName: CACHE_NAME, ignoreVary: true });
     if (cached) return cached;
     throw err;
   }
+}
+
+function withoutQuery(url) {
+  const plain = new URL(url);
+  plain.search = "";
+  return plain.href;
 }
 
 async function fromCache(request) {

@@ -114,7 +114,7 @@ def scroll_box_state(page, selector):
     }""", selector)
 
 
-def test_phone_tabs_editor_wrapping_keyboard_exit_and_scrolling_math(page, base_url):
+def test_phone_tabs_editor_wrapping_and_keyboard_exit(page, base_url):
     page.set_viewport_size(PHONE)
     page.goto(f"{base_url}/exercises/sinusoidal_pe/")
     page.wait_for_function("window.editorView !== undefined")
@@ -155,25 +155,10 @@ def test_phone_tabs_editor_wrapping_keyboard_exit_and_scrolling_math(page, base_
     content.click()
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "run-button"
-
-    # A formula wider than the phone scrolls in its box: focusable, faded where more is hidden.
     problem.click()
+
+    page.set_viewport_size(DESKTOP)
     settle(page)
-    wide = page.evaluate("""() => [...document.querySelectorAll('#statement .math-display')]
-        .findIndex(box => box.scrollWidth > box.clientWidth + 1)""")
-    assert wide >= 0, "no formula of sinusoidal_pe overflows at 390 px: pick another"
-    css = page.evaluate("i => { const box = document.querySelectorAll('#statement .math-display')[i]; "
-                        "box.id = 'wide-formula'; return '#wide-formula'; }", wide)
-    state = scroll_box_state(page, css)
-    assert state["tabindex"] == "0" and state["more"] == "right" and "gradient" in state["mask"], state
-    page.locator(css).focus()
-    page.keyboard.press("ArrowRight")  # the arrow keys scroll the focused box
-    page.wait_for_function("() => document.querySelector('#wide-formula').scrollLeft > 0")
-    settle(page)
-    assert scroll_box_state(page, css)["more"] in ("left", "left right")
-    page.set_viewport_size(DESKTOP)  # at desktop width it fits: out of the tab order again
-    settle(page)
-    assert scroll_box_state(page, css)["tabindex"] is None
 
     # Wide screens: no tabs, both columns side by side.
     assert page.locator("[role=tablist]").is_hidden()
@@ -197,8 +182,41 @@ def test_phone_tabs_editor_wrapping_keyboard_exit_and_scrolling_math(page, base_
     assert page.locator("#results .summary").is_visible()
 
 
+def test_a_formula_that_cannot_break_scrolls_with_a_scrollbar_and_a_cue(page, base_url):
+    # Long formulas break across lines on a phone; a wide table of equations cannot, and scrolls in its box:
+    # focusable, with a visible scrollbar and a "scroll" cue at the edge where more is hidden (not a fade).
+    page.set_viewport_size(PHONE)
+    page.goto(f"{base_url}/exercises/transformer_block_backward/")
+    settle(page)
+    wide = page.evaluate("""() => [...document.querySelectorAll('#statement .math-display')]
+        .findIndex(box => box.scrollWidth > box.clientWidth + 1)""")
+    assert wide >= 0, "no formula of transformer_block_backward overflows at 390 px: pick another"
+    css = page.evaluate("i => { const box = document.querySelectorAll('#statement .math-display')[i]; "
+                        "box.id = 'wide-formula'; return '#wide-formula'; }", wide)
+    cue = "() => getComputedStyle(document.querySelector('#wide-formula'), '::after').content"
+    state = scroll_box_state(page, css)
+    assert state["tabindex"] == "0" and state["more"] == "right" and state["mask"] == "none", state
+    assert page.evaluate(cue) == '"scroll →"'
+    assert page.evaluate("getComputedStyle(document.querySelector('#wide-formula')).scrollbarWidth") == "thin"
+    page.locator(css).focus()
+    page.keyboard.press("ArrowRight")  # the arrow keys scroll the focused box
+    page.wait_for_function("() => document.querySelector('#wide-formula').scrollLeft > 0")
+    settle(page)
+    assert scroll_box_state(page, css)["more"] == "left right"
+    page.evaluate("document.querySelector('#wide-formula').scrollLeft = 1e6")  # at the right end
+    settle(page)
+    assert scroll_box_state(page, css)["more"] == "left" and page.evaluate(cue) == '"← scroll"'
+    page.set_viewport_size(DESKTOP)  # at desktop width it fits: out of the tab order again, no cue
+    settle(page)
+    assert scroll_box_state(page, css)["tabindex"] is None and page.evaluate(cue) == "none"
+
+
 def track_counts(page):
     return page.locator(".track-count").all_inner_texts()
+
+
+def continue_text(page):
+    return " ".join(page.locator("#continue-link").inner_text().split())
 
 
 def stored(page):
@@ -209,23 +227,28 @@ def test_index_shows_progress_and_exports_and_imports_it(page, base_url, tmp_pat
     page.goto(f"{base_url}/index.html")
     exercises = load_all(EXERCISES)
     steps = collections.Counter(e.track for e in exercises)["build-gpt"]
-    assert track_counts(page) == [f"{steps} exercises", "1 exercise"]
+    assert track_counts(page) == [f"{steps} exercises"]
     assert page.locator("#progress-summary").inner_text().startswith("Nothing started yet")
+    assert continue_text(page) == "Start with step 1 Token embedding lookup"
 
     # What an exercise page saves (exercise-view.js), and state of other widgets (kept, whatever it is).
     saved = {"mlex:progress:sinusoidal_pe": "solved", "mlex:code:sinusoidal_pe": "import numpy as np\n# mine\n",
              "mlex:progress:softmax": "attempted", "mlex:code:softmax": "def softmax(x):\n    pass\n",
-             "mlex:progress:sinusoidal_pos": "solved", "mlex:scratch:softmax": "print(softmax([1, 2]))"}
+             "mlex:progress:token_embedding": "solved", "mlex:scratch:softmax": "print(softmax([1, 2]))"}
     page.evaluate("entries => Object.entries(entries).forEach(([k, v]) => localStorage.setItem(k, v))", saved)
     follow_link(page, "#track-build-gpt .exercise-link")  # and back by the site's own link: the index updates
     page.locator(".site-name").click()
     page.wait_for_function("document.querySelector('.track-count')?.textContent.includes('solved')")
-    assert track_counts(page) == [f"1 of {steps} solved · 1 attempted", "1 of 1 solved"]
+    assert track_counts(page) == [f"2 of {steps} solved · 1 attempted"]
     assert page.locator("#progress-summary").inner_text() == (
         f"You have solved 2 of {len(exercises)} exercises and attempted 1 more.")
     assert page.locator('[data-progress-for="sinusoidal_pe"]').inner_text() == "Solved"
     assert page.locator('[data-progress-for="softmax"]').inner_text() == "Attempted"
     assert page.locator(".exercise-item.is-solved").count() == 2
+    # Solved rows keep their step number (beside a tick); Continue leads to the first step not solved.
+    assert page.locator(".exercise-item.is-solved .step").all_inner_texts() == ["1", "2"]
+    assert continue_text(page) == "Continue with step 3 Shifting positions with a rotation matrix"
+    assert page.locator("#continue-link").get_attribute("href") == "exercises/relative_shift/"
 
     # Export: a JSON download of everything saved.
     with page.expect_download() as download:
@@ -265,7 +288,7 @@ def test_index_shows_progress_and_exports_and_imports_it(page, base_url, tmp_pat
         message, is_error = import_file(page, name, content)
         assert is_error and "Nothing was imported" in message and expected in message, (name, message)
         assert stored(page) == before, name
-    assert track_counts(page) == [f"1 of {steps} solved · 1 attempted", "1 of 1 solved"]
+    assert track_counts(page) == [f"2 of {steps} solved · 1 attempted"]
 
     # A good file merges: its entries replace these, other entries stay, solved stays solved.
     page.evaluate("localStorage.setItem('mlex:progress:gelu', 'solved')")
@@ -276,12 +299,12 @@ def test_index_shows_progress_and_exports_and_imports_it(page, base_url, tmp_pat
     after = stored(page)
     assert after["mlex:progress:gelu"] == "solved" and after["mlex:code:gelu"] == newer["mlex:code:gelu"]
     assert after["mlex:progress:layer_norm"] == "attempted" and after["mlex:code:softmax"] == saved["mlex:code:softmax"]
-    assert track_counts(page) == [f"2 of {steps} solved · 2 attempted", "1 of 1 solved"]
+    assert track_counts(page) == [f"3 of {steps} solved · 2 attempted"]
 
     # Moving to a new machine: an empty browser imports the exported file and has everything back.
     page.evaluate("localStorage.clear()")
     message, is_error = import_file(page, "progress.json", exported_text.read_text())
     assert not is_error, message
     assert stored(page) == saved
-    assert track_counts(page) == [f"1 of {steps} solved · 1 attempted", "1 of 1 solved"]
+    assert track_counts(page) == [f"2 of {steps} solved · 1 attempted"]
     assert page.locator('[data-progress-for="gelu"]').inner_text() == ""

@@ -108,6 +108,10 @@ def test_the_site_opens_and_grades_offline_after_one_visit(context, page, base_u
     assert grade_in_page(page, solution(TRACK[1]))["passed"]
     page.goto(f"{base_url}/")
     assert page.locator(f'a[href="exercises/{TRACK[2]}/"]').is_visible()
+    # The index filtered by the URL (a tag's link) opens offline too: the page without its query, filtered.
+    page.goto(f"{base_url}/index.html?tag=attention")
+    assert page.locator("#filter-tag").input_value() == "attention"
+    assert page.locator(f'a[href="exercises/{TRACK[2]}/"]').is_hidden()  # not tagged attention
 
 
 @pytest.fixture
