@@ -35,10 +35,13 @@ def track_parts(exercises):
 
 
 class Renderer:
-    def __init__(self, templates_dir, *, asset_urls, pyodide_url=None, pyodide_files=(), live_reload=False):
+    def __init__(self, templates_dir, *, asset_urls, pyodide_url=None, pyodide_files=(), python_files=(),
+                 live_reload=False):
         """asset_urls: {file name: URL relative to the site root, "editor": the editor's chunk};
         pyodide_url: None when self-hosted;
-        pyodide_files: the self-hosted Pyodide files the grading worker fetches, preloaded by every page."""
+        pyodide_files: the self-hosted Pyodide files the grading worker fetches, preloaded by exercise pages;
+        python_files: [[URL relative to the site root, bytes]] of what the grading worker downloads, counted
+        by the first-visit progress bar."""
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir), autoescape=True,
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -49,17 +52,18 @@ class Renderer:
         self.env.globals["pyodide_url"] = pyodide_url
         self.env.globals["pyodide_version"] = PYODIDE_VERSION
         self.env.globals["pyodide_files"] = pyodide_files
+        self.env.globals["python_files"] = list(python_files)
         self.env.filters["track_title"] = track_title
 
     def index(self, tracks):
         """tracks: [(slug, [Exercise, ...] ordered by step)], ordered for display."""
         return self.env.get_template("index.html").render(
-            root="", tracks=[(slug, exercises, track_parts(exercises)) for slug, exercises in tracks])
+            root="", preload_python=False, tracks=[(slug, exercises, track_parts(exercises)) for slug, exercises in tracks])
 
     def exercise(self, exercise, *, statement_html, hints_html, test_names, used, prev_exercise, next_exercise):
         """used: the exercises it builds on, dependencies first (listed as "In scope")."""
         return self.env.get_template("exercise.html").render(
-            root="../../", exercise=exercise, statement_html=Markup(statement_html),
+            root="../../", preload_python=True, exercise=exercise, statement_html=Markup(statement_html),
             hints_html=[Markup(h) for h in hints_html], test_names=test_names, used=used,
             prev=prev_exercise, next=next_exercise,
             starter_json=starter_json(exercise.starter),
