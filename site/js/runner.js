@@ -10,7 +10,7 @@ import { MESSAGE_LIMIT, ReportBuilder } from "./report.js";
 
 // Fresh workers kept besides the one the next run gets. Each costs a Pyodide boot
 // (a few seconds of CPU) and its memory; one is enough for a run right after a runaway loop.
-const SPARES = 1;
+const SPARES = 2;
 // While a run is in flight and no other worker exists, the next one boots this long after the
 // run was posted (or when it ends, if sooner): a short run, the first verdict of a page above all,
 // then has the CPU to itself, and the spare is still booted well before a runaway loop's limit.
