@@ -35,9 +35,9 @@ def test_ready_after_a_verdict_and_after_stop_while_the_spare_boots(open_exercis
 def test_first_visit_shows_the_download_in_bytes(context, base_url):
     page = context.new_page()
     cdp = context.new_cdp_session(page)
-    cdp.send("Network.enable")  # about 17 MB at 40 Mbit/s: a few seconds to watch
+    cdp.send("Network.enable")  # about 9 MB sent (17 MB once decoded) at 16 Mbit/s: several seconds to watch
     cdp.send("Network.emulateNetworkConditions",
-             {"offline": False, "latency": 5, "downloadThroughput": 40e6 / 8, "uploadThroughput": 40e6 / 8})
+             {"offline": False, "latency": 5, "downloadThroughput": 16e6 / 8, "uploadThroughput": 16e6 / 8})
     page.goto(f"{base_url}/exercises/sinusoidal_pe/")
     progress = page.locator("#python-download")
     progress.wait_for(state="visible", timeout=PYTHON_READY_MS)
