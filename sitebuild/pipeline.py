@@ -82,10 +82,11 @@ def build_site(options):
             if options.pyodide_url is None:
                 dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
                 copy_dist(dist, out / "pyodide")
+            pyodide_files = [] if options.pyodide_url else browser_files(out / "pyodide")
             renderer = Renderer(options.project_root / "site" / "templates",
                                 asset_urls={**asset_urls, "editor": editor_chunk_url(out / "assets")},
-                                pyodide_url=pyodide_url, live_reload=options.live_reload,
-                                pyodide_files=[] if options.pyodide_url else browser_files(out / "pyodide"))
+                                pyodide_url=pyodide_url, live_reload=options.live_reload, pyodide_files=pyodide_files,
+                                python_files=_python_files(out, pyodide_files, asset_urls["grader-core.json"]))
             _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks]))
             for _, track in tracks:
                 for index, page in enumerate(track):
@@ -98,6 +99,13 @@ def build_site(options):
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
     return BuildReport(len(pages), time.perf_counter() - started, validator.validated, validator.from_cache,
                        cache_warning)
+
+
+def _python_files(out, pyodide_files, grader_files_url):
+    """[[URL relative to the site root, bytes]]: what the grading worker downloads from this site (none of
+    Pyodide's files when it comes from elsewhere)."""
+    paths = [f"pyodide/{name}" for name in pyodide_files] + [grader_files_url]
+    return [[path, (out / path.split("?")[0]).stat().st_size] for path in paths]
 
 
 def _load_exercises(exercises_dir):

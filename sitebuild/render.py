@@ -48,10 +48,13 @@ def tag_counts(exercises):
 
 
 class Renderer:
-    def __init__(self, templates_dir, *, asset_urls, pyodide_url=None, pyodide_files=(), live_reload=False):
+    def __init__(self, templates_dir, *, asset_urls, pyodide_url=None, pyodide_files=(), python_files=(),
+                 live_reload=False):
         """asset_urls: {file name: URL relative to the site root, "editor": the editor's chunk};
         pyodide_url: None when self-hosted;
-        pyodide_files: the self-hosted Pyodide files the grading worker fetches, preloaded by every page."""
+        pyodide_files: the self-hosted Pyodide files the grading worker fetches, preloaded by exercise pages;
+        python_files: [[URL relative to the site root, bytes]] of what the grading worker downloads, counted
+        by the first-visit progress bar."""
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir), autoescape=True,
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -61,21 +64,24 @@ class Renderer:
         self.env.globals["assets"] = asset_urls
         self.env.globals["pyodide_url"] = pyodide_url
         self.env.globals["pyodide_version"] = PYODIDE_VERSION
-        self.env.globals["pyodide_files"] = pyodide_files
+        # The WebAssembly first: the largest download, which the worker compiles as it arrives, so it should
+        # not wait for a free connection behind the others (HTTP/1.1 allows six per host).
+        self.env.globals["pyodide_files"] = sorted(pyodide_files, key=lambda name: not name.endswith(".wasm"))
+        self.env.globals["python_files"] = list(python_files)
         self.env.filters["track_title"] = track_title
 
     def index(self, tracks):
         """tracks: [(slug, [Exercise, ...] ordered by step)], ordered for display."""
         everything = [exercise for _, exercises in tracks for exercise in exercises]
         return self.env.get_template("index.html").render(
-            root="", tracks=[(slug, exercises, track_parts(exercises), common_tags(exercises))
+            root="", preload_python=False, tracks=[(slug, exercises, track_parts(exercises), common_tags(exercises))
                              for slug, exercises in tracks],
             all_tags=tag_counts(everything), first=everything[0], total=len(everything))
 
     def exercise(self, exercise, *, statement_html, hints_html, test_names, used, prev_exercise, next_exercise):
         """used: the exercises it builds on, dependencies first (listed as "In scope")."""
         return self.env.get_template("exercise.html").render(
-            root="../../", exercise=exercise, statement_html=Markup(statement_html),
+            root="../../", preload_python=True, exercise=exercise, statement_html=Markup(statement_html),
             hints_html=[Markup(h) for h in hints_html], test_names=test_names, used=used,
             prev=prev_exercise, next=next_exercise,
             starter_json=starter_json(exercise.starter),

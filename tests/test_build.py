@@ -145,6 +145,7 @@ def test_exercise_page_follows_the_contract(site, exercises):
             rf'data-root="\.\./\.\./" data-pyodide-url="{re.escape(CDN)}" data-pyodide-version="{PYODIDE_VERSION}" '
             r'data-worker-url="\.\./\.\./assets/worker\.js\?v=[0-9a-f]{16}" '
             r'data-grader-files-url="\.\./\.\./assets/grader-core\.json\?v=[0-9a-f]{16}" '
+            r'data-python-files="\[\[&#34;assets/grader-core\.json\?v=[0-9a-f]{16}&#34;, \d+\]\]" '
             rf'data-exercise-id="{exercise.id}" data-time-limit="{exercise.time_limit}" '
             rf'data-reveal-solution="{exercise.reveal_solution}"', body), body
         assert re.search(r'<script type="module" src="\.\./\.\./assets/page\.js\?v=[0-9a-f]{16}"></script>\n'
@@ -240,6 +241,14 @@ def test_self_hosted_pyodide(tmp_path):
     preloaded = re.findall(r'<link rel="preload" href="\.\./\.\./pyodide/([^"]+)" as="(script|fetch)"',
                            page_of(out, "sinusoidal_pe"))
     assert sorted(preloaded) == sorted((name, "script" if name.endswith(".js") else "fetch") for name in fetched)
+    index = (out / "index.html").read_text()
+    assert '<link rel="preload"' not in index, "the index leaves Python's download to its script (Save-Data)"
+    # What the first-visit progress bar counts: every file the worker downloads, with its size.
+    python_files = json.loads(html.unescape(re.search(r'data-python-files="([^"]*)"', index).group(1)))
+    grader_files = re.search(r'data-grader-files-url="([^"]*)"', index).group(1)
+    assert sorted(python_files) == sorted([[f"pyodide/{name}", (out / "pyodide" / name).stat().st_size]
+                                           for name in fetched] + [[grader_files, (out / "assets/grader-core.json")
+                                                                    .stat().st_size]])
     precache = service_worker_build(out)
     assert precache["isolate"] is True
     assert sorted(precache["files"]) == sorted(

@@ -10,7 +10,7 @@ import { earlierSteps, mountInScope } from "./in-scope.js";
 import { codeProblems, renderProblem, renderResults, renderRunning } from "./results.js";
 import { mountReset } from "./reset-control.js";
 import { parseSavedResults, PASSED_PREFIX, RESULTS_PREFIX, savedResultsText } from "./saved-results.js";
-import { storageGet, storageSet } from "./storage.js";
+import { storageGet, storageRemove, storageSet } from "./storage.js";
 import { StorageNotice } from "./storage-notice.js";
 import { successPanel } from "./success-panel.js";
 
@@ -23,7 +23,8 @@ export function mountExercise(runner) {
   const codeKey = `mlex:code:${exerciseId}`;
   const progressKey = `mlex:progress:${exerciseId}`;
   const resultsKey = `${RESULTS_PREFIX}${exerciseId}`; // {report, interruption, source} of the last run (saved-results.js)
-  const attemptsKey = `mlex:attempts:${exerciseId}`; // runs of the tests, a number
+  const attemptsKey = `mlex:attempts:${exerciseId}`; // runs of the tests that were not cut short, a number
+  const interruptedKey = `mlex:interrupted:${exerciseId}`; // "grade" | "try": a run the page was left during
   const viewKey = `mlex:view:${exerciseId}`; // {hints: how many are shown}
   const callsKey = `mlex:try:${exerciseId}`; // the "Try your code" box
   const passedKey = `${PASSED_PREFIX}${exerciseId}`; // the latest code that passed: later steps use it (in-scope.js)
@@ -73,11 +74,13 @@ export function mountExercise(runner) {
   // --- Grading, and trying the code ---
 
   let runsInFlight = 0;
+  let runKind = null; // "grade" | "try" while a run is in flight
 
   // A run (a grading or a try) begins: Run tests and Run are disabled and Stop shown; when
   // `startedFrom` (the button pressed) had the focus, Stop gets it.
   function beginRun(startedFrom) {
     runsInFlight += 1;
+    runKind = startedFrom === tryButton ? "try" : "grade";
     const hadFocus = document.activeElement === startedFrom;
     runButton.disabled = tryButton.disabled = true;
     stopButton.hidden = false;
@@ -88,6 +91,7 @@ export function mountExercise(runner) {
   function endRun(startedFrom) {
     runsInFlight -= 1;
     if (runsInFlight > 0) return false;
+    runKind = null;
     runButton.disabled = tryButton.disabled = false;
     if (document.activeElement === stopButton) startedFrom.focus();
     stopButton.hidden = true;
@@ -107,11 +111,10 @@ export function mountExercise(runner) {
       const { report, interruption } = await runner.grade(spec, source, limits, (event) => {
         if (event.event === "start") runtimeStatus.textContent = "Running your code…";
         if (event.event === "test_start") runtimeStatus.textContent = `Running test ${event.index + 1} of ${total}…`;
-        if (event.event === "done") runtimeStatus.textContent = "Python ready";
       }, earlierSteps(spec.uses ?? []));
       recordProgress(report.passed);
       if (report.passed) storageNotice.save("your passing code", () => storageSet(passedKey, source));
-      storageSet(attemptsKey, String(attempts() + 1));
+      if (!wasCutShort(report, interruption)) storageSet(attemptsKey, String(attempts() + 1));
       const results = savedResultsText(report, interruption, source);
       storageNotice.save("the results of this run", () => storageSet(resultsKey, results));
       showResults(report, interruption, source);
@@ -205,6 +208,7 @@ export function mountExercise(runner) {
   };
   window.addEventListener("keydown", runOnModEnter, true);
   window.addEventListener("pagehide", saveCode);
+  window.addEventListener("pagehide", noteInterruptedRun);
 
   function showResults(report, interruption, source) {
     const next = document.querySelector("#track-nav a[rel=next]");
@@ -228,6 +232,18 @@ export function mountExercise(runner) {
     const target = resultsPanel.querySelector(".success-panel") ?? resultsPanel.firstElementChild;
     const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
     target?.scrollIntoView({ block: "nearest", behavior: still ? "instant" : "smooth" });
+  }
+
+  // A run the learner stopped, or that ran out of time (as a whole or in one test), is no attempt:
+  // "Solved after N runs" counts the runs that graded the code.
+  function wasCutShort(report, interruption) {
+    return interruption !== null || report.tests.some((test) => test.status === "timeout");
+  }
+
+  // The document is going away (reload, closed tab) while a run is in flight: the next load says so.
+  // A page kept in the back/forward cache (persisted) keeps its run.
+  function noteInterruptedRun(event) {
+    if (runKind !== null && !event.persisted) storageSet(interruptedKey, runKind);
   }
 
   function attempts() {
@@ -300,6 +316,22 @@ export function mountExercise(runner) {
     }
   }
   if (storageGet(progressKey) === "solved") revealSolution();
+  showInterruptedRun();
+
+  function showInterruptedRun() {
+    const kind = storageGet(interruptedKey);
+    if (kind === null) return;
+    storageRemove(interruptedKey);
+    const reloaded = performance.getEntriesByType("navigation")[0]?.type === "reload";
+    const text = `Your last ${kind === "try" ? "try" : "run"} was interrupted by `
+      + `${reloaded ? "a reload" : "leaving the page"}; run again.`;
+    if (kind === "try") {
+      document.getElementById("try-code").open = true;
+      showTried("", text);
+    } else {
+      renderProblem(resultsPanel, text);
+    }
+  }
 
   function loadSpec() {
     specRequest ??= fetchOk(specUrl).then((response) => response.json()).catch((err) => {
@@ -314,6 +346,7 @@ export function mountExercise(runner) {
     saveCode();
     window.removeEventListener("keydown", runOnModEnter, true);
     window.removeEventListener("pagehide", saveCode);
+    window.removeEventListener("pagehide", noteInterruptedRun);
     storageNotice.unmount();
     inScope.unmount();
     unmountEditorSettings();

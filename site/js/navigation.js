@@ -4,6 +4,10 @@
 // and back/forward behave as with ordinary links; whatever cannot be swapped in
 // (another site, a failed fetch, a page built with other scripts) is left to a
 // normal navigation. Without JavaScript the links are plain links.
+//
+// Each history entry keeps its scroll position (the window's, and that of each element marked
+// data-keep-scroll, by id), restored on back/forward and when the document loads again (a reload,
+// or a return to the site that was not kept in the back/forward cache).
 
 /**
  * siteRoot: URL of the site's root folder; only pages below it are swapped.
@@ -17,10 +21,17 @@ export function startNavigation(siteRoot, { leave, enter }) {
 
   history.scrollRestoration = "manual"; // scroll is restored once the old page is back in
   let scrollTimer = null;
-  window.addEventListener("scroll", () => {
+  const keepPosition = () => {
     clearTimeout(scrollTimer);
-    scrollTimer = setTimeout(() => history.replaceState({ ...history.state, scrollY: window.scrollY }, ""), 200);
-  }, { passive: true });
+    history.replaceState({ ...history.state, scroll: scrollPositions() }, "");
+  };
+  // Capture: the scroll events of elements do not bubble.
+  document.addEventListener("scroll", () => {
+    clearTimeout(scrollTimer);
+    scrollTimer = setTimeout(keepPosition, 200);
+  }, { passive: true, capture: true });
+  window.addEventListener("pagehide", keepPosition);
+  if (history.state?.scroll) restoreScroll(history.state.scroll);
   document.addEventListener("click", (event) => {
     const link = event.target.closest?.("a[href]");
     if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey
@@ -34,7 +45,7 @@ export function startNavigation(siteRoot, { leave, enter }) {
   });
   window.addEventListener("popstate", (event) => {
     if (pathOf(location) === shownPath) return; // a move between anchors of the shown page
-    navigate(new URL(location.href), { push: false, scrollY: event.state?.scrollY ?? 0 });
+    navigate(new URL(location.href), { push: false, scroll: event.state?.scroll ?? {} });
   });
 
   function isSitePage(url) {
@@ -42,7 +53,7 @@ export function startNavigation(siteRoot, { leave, enter }) {
       && (url.pathname.endsWith("/") || url.pathname.endsWith(".html"));
   }
 
-  async function navigate(url, { push, scrollY = 0 }) {
+  async function navigate(url, { push, scroll = {} }) {
     const id = ++latest;
     clearTimeout(scrollTimer); // its position belongs to the entry being left
     let doc;
@@ -62,7 +73,7 @@ export function startNavigation(siteRoot, { leave, enter }) {
       else location.reload();
       return;
     }
-    if (push) history.replaceState({ ...history.state, scrollY: window.scrollY }, "");
+    if (push) history.replaceState({ ...history.state, scroll: scrollPositions() }, "");
     leave();
     document.title = doc.title;
     for (const name of Object.keys(document.body.dataset)) delete document.body.dataset[name];
@@ -71,25 +82,60 @@ export function startNavigation(siteRoot, { leave, enter }) {
     // The header's links are relative to the page too (the site may live in any folder).
     const header = doc.querySelector(".site-header");
     if (header) document.querySelector(".site-header")?.replaceWith(document.adoptNode(header));
-    if (push) history.pushState({ scrollY: 0 }, "", url.href);
+    if (push) history.pushState({ scroll: {} }, "", url.href);
     shownPath = pathOf(url);
     enter();
-    showPosition(url, push ? null : scrollY);
+    showPosition(url, push ? null : scroll);
   }
 }
 
 // New pages start at their anchor or top, with focus on the main heading so that
 // a screen reader announces the page; pages from the history get their scroll back.
-function showPosition(url, scrollY) {
+function showPosition(url, scroll) {
   const heading = document.querySelector("main h1");
   if (heading) {
     heading.tabIndex = -1;
     heading.focus({ preventScroll: true });
   }
   const anchor = url.hash && document.getElementById(decodeURIComponent(url.hash.slice(1)));
-  if (scrollY !== null) window.scrollTo(0, scrollY);
+  if (scroll !== null) restoreScroll(scroll);
   else if (anchor) anchor.scrollIntoView();
   else window.scrollTo(0, 0);
+}
+
+const RESTORE_FOR_MS = 2000;
+
+// {window: y, [id]: top of each element marked data-keep-scroll}
+function scrollPositions() {
+  const positions = { window: window.scrollY };
+  for (const box of document.querySelectorAll("[data-keep-scroll][id]")) positions[box.id] = box.scrollTop;
+  return positions;
+}
+
+// Scrolls back to `positions` (as scrollPositions() took them). A page still growing (the editor mounts once
+// its chunk has loaded) is scrolled again as it grows, for a moment, until the learner scrolls or types.
+function restoreScroll(positions) {
+  const apply = () => {
+    let reached = true;
+    for (const [id, top] of Object.entries(positions)) {
+      const box = id === "window" ? document.scrollingElement : document.getElementById(id);
+      if (!box || !Number.isFinite(top)) continue;
+      box.scrollTop = top;
+      reached &&= Math.abs(box.scrollTop - top) < 2;
+    }
+    return reached;
+  };
+  if (apply()) return;
+  const growing = new ResizeObserver(() => apply() && stop());
+  const inputs = ["wheel", "touchstart", "keydown", "pointerdown"];
+  const stop = () => {
+    growing.disconnect();
+    clearTimeout(timer);
+    for (const type of inputs) window.removeEventListener(type, stop, true);
+  };
+  const timer = setTimeout(stop, RESTORE_FOR_MS);
+  for (const type of inputs) window.addEventListener(type, stop, { capture: true, passive: true });
+  growing.observe(document.body);
 }
 
 function pathOf(url) {

@@ -1,17 +1,20 @@
 // The script of every page of the site. It starts the grading runtime (Python in a
 // worker) once per document, as soon as any page opens, so that Python is warm by
 // the time the learner reaches an exercise; in-page navigation then keeps this
-// document, and the runtime, while the learner moves between pages.
+// document, and the runtime, while the learner moves between pages. With Save-Data on,
+// the index downloads no Python: the runtime starts with the first exercise page.
 import { addCopyButtons } from "./copy-buttons.js";
 import { mountIndex } from "./index-view.js";
 import { mountPaneSplit } from "./pane-split.js";
 import { mountPaneTabs } from "./pane-tabs.js";
+import { watchPythonDownload } from "./python-download.js";
 import { watchScrollBoxes } from "./scroll-boxes.js";
 import { startNavigation } from "./navigation.js";
-import { Runner } from "./runner.js";
+import { READY, Runner } from "./runner.js";
 import { mountThemeSwitch, startTheme } from "./theme.js";
 
 const SERVICE_WORKER = "sw.js";
+const LOADING = "Loading Python…"; // the worker's status while Python downloads and starts (worker.js)
 
 startTheme();
 const body = document.body;
@@ -20,27 +23,64 @@ let exerciseView = null;
 const loadExerciseView = () => (exerciseView ??= import("./exercise-view.js"));
 const siteRoot = new URL(body.dataset.root, location.href).href;
 let runtimeText = "";
+let download = null; // {loaded, total}: Python's first download, while the page counts it
 let offlineReady = false;
+let runner = null;
 
-const runner = new Runner({
-  worker: new URL(body.dataset.workerUrl, location.href).href,
-  pyodide: new URL(body.dataset.pyodideUrl, location.href).href,
-  graderFiles: new URL(body.dataset.graderFilesUrl, location.href).href,
-}, body.dataset.pyodideVersion, (text) => {
-  runtimeText = text;
-  const status = document.getElementById("runtime-status");
-  if (status) status.textContent = text;
-  // Precaching waits until Python is up and the runs asked for meanwhile are over, so it never
-  // competes with loading Python or with the first verdict.
-  if (text === "Python ready" && !offlineReady) {
-    offlineReady = true;
-    runner.idle().then(() => {
-      registerServiceWorker();
-      loadExerciseView();
+if (body.dataset.exerciseId !== undefined || !navigator.connection?.saveData) startRuntime();
+
+function startRuntime() {
+  if (runner !== null) return runner;
+  runner = new Runner({
+    worker: new URL(body.dataset.workerUrl, location.href).href,
+    pyodide: new URL(body.dataset.pyodideUrl, location.href).href,
+    graderFiles: new URL(body.dataset.graderFilesUrl, location.href).href,
+  }, body.dataset.pyodideVersion, (text) => {
+    runtimeText = text;
+    showRuntime();
+    // Precaching waits until Python is up and the runs asked for meanwhile are over, so it never
+    // competes with loading Python or with the first verdict.
+    if (text === READY && !offlineReady) {
+      offlineReady = true;
+      runner.idle().then(() => {
+        registerServiceWorker();
+        loadExerciseView();
+      });
+    }
+  });
+  window.runner = runner; // tests and benchmarks wait on its spare worker
+  // Files the offline copy serves arrive at once: no progress to show.
+  if (!navigator.serviceWorker?.controller) {
+    const files = JSON.parse(body.dataset.pythonFiles ?? "[]")
+      .map(([path, bytes]) => [new URL(path, siteRoot).href, bytes]);
+    watchPythonDownload(files, (loaded, total) => {
+      download = { loaded, total };
+      showRuntime();
     });
   }
-});
-window.runner = runner; // tests and benchmarks wait on its spare worker
+  return runner;
+}
+
+// The status line of an exercise page, and the progress bar of Python's first download.
+function showRuntime() {
+  const status = document.getElementById("runtime-status");
+  const progress = document.getElementById("python-download");
+  if (!status || !progress) return;
+  const loading = download !== null && runtimeText === LOADING;
+  const arrived = loading && download.loaded >= download.total;
+  status.textContent = arrived ? "Starting Python…" : runtimeText;
+  progress.hidden = !loading || arrived;
+  if (!loading) return;
+  const bar = progress.querySelector("progress");
+  bar.max = download.total;
+  bar.value = download.loaded;
+  progress.querySelector(".python-download-bytes").textContent =
+    `${megabytes(download.loaded)} of ${megabytes(download.total)} MB`;
+}
+
+function megabytes(bytes) {
+  return (bytes / 1e6).toFixed(1);
+}
 
 let unmount = mount();
 startNavigation(siteRoot, {
@@ -58,7 +98,8 @@ function mount() {
       unwatchScrollBoxes();
     };
   }
-  document.getElementById("runtime-status").textContent = runtimeText;
+  startRuntime();
+  showRuntime();
   const unmountTabs = mountPaneTabs();
   mountPaneSplit();
   addCopyButtons(document.getElementById("main"));

@@ -2,6 +2,8 @@
 // tabs (WAI-ARIA tabs pattern: arrows, Home and End move between the tabs), so the
 // editor is one tap away instead of below the whole statement. On wide screens, and
 // without JavaScript, both columns show side by side (or stacked) and the tabs are hidden.
+// The tab chosen last is remembered per exercise (a new exercise opens on its Problem).
+// (It reads localStorage itself: importing storage.js would cost every page an extra shared chunk.)
 
 // Must match the width below which style.css stacks the columns.
 const NARROW = "(max-width: 62rem)";
@@ -13,7 +15,8 @@ export function mountPaneTabs() {
   const tabs = [...tablist.querySelectorAll("[role=tab]")];
   const panes = tabs.map((tab) => document.getElementById(tab.getAttribute("aria-controls")));
   const scrollPositions = new Map(); // each pane keeps its own scroll position
-  let selected = 0;
+  const tabKey = `mlex:tab:${document.body.dataset.exerciseId}`;
+  let selected = Math.max(0, tabs.findIndex((tab) => tab.id === readStored(tabKey)));
   const narrow = window.matchMedia(NARROW);
 
   function markSelected() {
@@ -27,6 +30,7 @@ export function mountPaneTabs() {
     if (index !== selected) {
       scrollPositions.set(selected, window.scrollY);
       selected = index;
+      store(tabKey, tabs[selected].id);
       markSelected();
       applyWidth();
       // Back where the learner was in this pane; a pane seen for the first time starts at its top.
@@ -77,4 +81,20 @@ export function mountPaneTabs() {
     narrow.removeEventListener("change", applyWidth);
     window.removeEventListener("keydown", onRunShortcut, true);
   };
+}
+
+function readStored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null; // storage disabled: every exercise opens on its first tab
+  }
+}
+
+function store(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // not remembered: nothing else depends on it
+  }
 }

@@ -8,9 +8,11 @@ import { SnapshotStore } from "./python-snapshot.js";
 import { RELAY_NAME } from "./worker-relay.js";
 import { MESSAGE_LIMIT, ReportBuilder } from "./report.js";
 
-// Fresh workers kept besides the one the next run gets. Each costs a Pyodide boot
-// (a few seconds of CPU) and its memory; one is enough for a run right after a runaway loop.
-const SPARES = 1;
+// Fresh workers kept besides the one the next run gets. Each costs a Pyodide boot (a few seconds of
+// CPU) and its memory (about 50 MB, measured with measureUserAgentSpecificMemory). Two: a learner who
+// presses Run again as soon as a verdict shows (or right after a runaway loop) gets a booted interpreter
+// for three runs in a row; a run never reuses an interpreter, so that no run can affect the next.
+const SPARES = 2;
 // While a run is in flight and no other worker exists, the next one boots this long after the
 // run was posted (or when it ends, if sooner): a short run, the first verdict of a page above all,
 // then has the CPU to itself, and the spare is still booted well before a runaway loop's limit.
@@ -18,6 +20,7 @@ const SPARE_DELAY_MS = 1000;
 // How long Python may take to act on a KeyboardInterrupt before its worker is terminated. A loaded
 // machine (a phone, or a spare worker booting beside the run) can take several hundred ms to answer.
 const INTERRUPT_GRACE_MS = 1000;
+export const READY = "Ready";
 const STOPPED = ["error", "Stopped: you pressed Stop before the tests finished."];
 // What "Try your code" shows of what the code prints, as the worker keeps (RAW_OUTPUT_LIMIT there).
 export const TRY_OUTPUT_LIMIT = 64_000;
@@ -28,12 +31,14 @@ const FLOODED = ["error", `Stopped: your code sent the page more than ${MAX_MESS
 export class Runner {
   /**
    * urls: {worker, pyodide, graderFiles} (absolute); pyodideVersion: the version the site pins.
-   * onStatus(text) receives the state of the interpreter the next run gets ("Loading Python…",
-   * "Python ready", ...).
+   * onStatus(text) receives what the learner needs to know of the runtime: "Loading Python…" (and what
+   * the first worker does next) until Python first starts, then "Ready" (READY), or "Python failed to
+   * load: …". A spare booting after a run is no news: a run started meanwhile simply waits for it.
    */
   constructor(urls, pyodideVersion, onStatus) {
     this.urls = urls;
     this.onStatus = onStatus;
+    this.hasBeenReady = false; // a worker of this document has been ready once
     this.queue = Promise.resolve();
     this.fresh = []; // PythonWorkers that never ran anything, oldest first; the next run takes the first
     this.run = null; // the run in flight (waiting for its worker or posted)
@@ -159,8 +164,8 @@ export class Runner {
       return { wasmModule: this.wasmModule, snapshot, makeSnapshot };
     });
     const worker = new PythonWorker(this.urls, bootWith, {
-      status: (text) => {
-        if (worker === this.fresh[0] && !this.run?.worker) this.onStatus(text);
+      status: () => {
+        if (worker === this.fresh[0] && !this.run?.worker) this.showStatus();
       },
       booted: (how) => { this.boots[index] = how; },
       wasmModule: (module) => { this.wasmModule ??= module; },
@@ -191,7 +196,10 @@ export class Runner {
   }
 
   showStatus() {
-    if (this.fresh.length > 0) this.onStatus(this.fresh[0].status);
+    const next = this.fresh[0];
+    if (next === undefined) return;
+    this.hasBeenReady ||= next.isReady;
+    this.onStatus(next.hasFailed || !this.hasBeenReady ? next.status : READY);
   }
 }
 
@@ -453,6 +461,7 @@ class PythonWorker {
     this.status = "Loading Python…";
     this.isBooting = true;
     this.isReady = false;
+    this.hasFailed = false;
     this.isTerminated = false;
     this.onRunMessage = () => {};
     this.onCrash = null;
@@ -468,6 +477,7 @@ class PythonWorker {
     this.ready = new Promise((resolve, reject) => {
       const failToLoad = (text) => {
         this.isBooting = false;
+        this.hasFailed = true;
         setStatus(`Python failed to load: ${text}`);
         reject(new Error(`Python failed to load: ${text}`));
       };
@@ -496,7 +506,7 @@ class PythonWorker {
           if (this.isBooting) on.booted(String(data.boot));
           this.isBooting = false;
           this.isReady = true;
-          setStatus("Python ready");
+          setStatus(READY);
           resolve();
         } else if (data.type === "init-error") {
           failToLoad(data.error);

@@ -19,6 +19,14 @@ export function storageSet(key, value) {
   }
 }
 
+export function storageRemove(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // unavailable storage holds nothing to remove
+  }
+}
+
 /** True when `error` (from storageSet) says the site's storage is full, rather than unavailable. */
 export function isStorageFull(error) {
   return error?.name === "QuotaExceededError";

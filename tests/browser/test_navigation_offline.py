@@ -50,7 +50,7 @@ def test_moving_between_pages_keeps_the_runtime(page, base_url):
     assert page.evaluate("document.activeElement.tagName") == "H1", "focus moves to the new page's heading"
     set_code(page, "# my work on step 1\n")
     follow(page, "a[rel=next]", TRACK[1])
-    assert page.locator("#runtime-status").inner_text() == "Python ready", "no second boot"
+    assert page.locator("#runtime-status").inner_text() == "Ready", "no second boot"
     assert page.locator(".cm-editor").count() == 1, "the previous editor is gone"
     assert editor_text(page) == (EXERCISES / TRACK[1] / "starter.py").read_text()
     assert grade_in_page(page, solution(TRACK[1]))["passed"]
