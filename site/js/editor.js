@@ -8,7 +8,7 @@ import { basicSetup, EditorView } from "codemirror";
 import { python } from "@codemirror/lang-python";
 import { Compartment, EditorState, RangeSetBuilder } from "@codemirror/state";
 import { Decoration, keymap, ViewPlugin } from "@codemirror/view";
-import { indentWithTab } from "@codemirror/commands";
+import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { tags as t } from "@lezer/highlight";
@@ -144,9 +144,12 @@ export function createEditor(parent, doc, onChange, settings) {
   };
 }
 
-/** Replace the whole text (one undoable step). */
+/** Replace the whole text (one undoable step: never joined with the edits just before or after it). */
 export function setText(view, text) {
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  view.dispatch({
+    changes: { from: 0, to: view.state.doc.length, insert: text },
+    annotations: isolateHistory.of("full"),
+  });
 }
 
 /**

@@ -18,12 +18,17 @@ export function startNavigation(siteRoot, { leave, enter }) {
   const pageScript = document.querySelector("script[type=module]")?.src;
   let shownPath = pathOf(location);
   let latest = 0; // the navigation whose page may be shown; earlier ones are stale
+  // Back and forward change the history entry before the page hears of it, so the position of the page
+  // left then cannot go into its entry: it is kept here, by the entry's key, for as long as the document.
+  let shownKey = history.state?.key ?? newEntryKey();
+  const leftPositions = new Map();
+  if (history.state?.key !== shownKey) history.replaceState({ ...history.state, key: shownKey }, "");
 
   history.scrollRestoration = "manual"; // scroll is restored once the old page is back in
   let scrollTimer = null;
   const keepPosition = () => {
     clearTimeout(scrollTimer);
-    history.replaceState({ ...history.state, scroll: scrollPositions() }, "");
+    history.replaceState({ ...history.state, scroll: restoringTo ?? scrollPositions() }, "");
   };
   // Capture: the scroll events of elements do not bubble.
   document.addEventListener("scroll", () => {
@@ -45,7 +50,9 @@ export function startNavigation(siteRoot, { leave, enter }) {
   });
   window.addEventListener("popstate", (event) => {
     if (pathOf(location) === shownPath) return; // a move between anchors of the shown page
-    navigate(new URL(location.href), { push: false, scroll: event.state?.scroll ?? {} });
+    leftPositions.set(shownKey, scrollPositions());
+    const key = event.state?.key ?? newEntryKey();
+    navigate(new URL(location.href), { push: false, key, scroll: leftPositions.get(key) ?? event.state?.scroll ?? {} });
   });
 
   function isSitePage(url) {
@@ -53,7 +60,7 @@ export function startNavigation(siteRoot, { leave, enter }) {
       && (url.pathname.endsWith("/") || url.pathname.endsWith(".html"));
   }
 
-  async function navigate(url, { push, scroll = {} }) {
+  async function navigate(url, { push, key = newEntryKey(), scroll = {} }) {
     const id = ++latest;
     clearTimeout(scrollTimer); // its position belongs to the entry being left
     let doc;
@@ -82,8 +89,10 @@ export function startNavigation(siteRoot, { leave, enter }) {
     // The header's links are relative to the page too (the site may live in any folder).
     const header = doc.querySelector(".site-header");
     if (header) document.querySelector(".site-header")?.replaceWith(document.adoptNode(header));
-    if (push) history.pushState({ scroll: {} }, "", url.href);
+    if (push) history.pushState({ scroll: {}, key }, "", url.href);
+    else history.replaceState({ ...history.state, scroll }, ""); // positions kept in leftPositions may be newer
     shownPath = pathOf(url);
+    shownKey = key;
     enter();
     showPosition(url, push ? null : scroll);
   }
@@ -103,7 +112,8 @@ function showPosition(url, scroll) {
   else window.scrollTo(0, 0);
 }
 
-const RESTORE_FOR_MS = 2000;
+const RESTORE_FOR_MS = 10_000; // at most; the learner's first scroll or key ends it sooner
+let restoringTo = null; // the positions being restored: what the entry keeps meanwhile, not the partial ones
 
 // {window: y, [id]: top of each element marked data-keep-scroll}
 function scrollPositions() {
@@ -113,7 +123,8 @@ function scrollPositions() {
 }
 
 // Scrolls back to `positions` (as scrollPositions() took them). A page still growing (the editor mounts once
-// its chunk has loaded) is scrolled again as it grows, for a moment, until the learner scrolls or types.
+// its chunk has loaded, later on a busy machine) is scrolled again as it grows, until the positions are reached,
+// the learner scrolls or types, or RESTORE_FOR_MS have passed.
 function restoreScroll(positions) {
   const apply = () => {
     let reached = true;
@@ -126,9 +137,11 @@ function restoreScroll(positions) {
     return reached;
   };
   if (apply()) return;
+  restoringTo = positions;
   const growing = new ResizeObserver(() => apply() && stop());
   const inputs = ["wheel", "touchstart", "keydown", "pointerdown"];
   const stop = () => {
+    if (restoringTo === positions) restoringTo = null;
     growing.disconnect();
     clearTimeout(timer);
     for (const type of inputs) window.removeEventListener(type, stop, true);
@@ -136,6 +149,10 @@ function restoreScroll(positions) {
   const timer = setTimeout(stop, RESTORE_FOR_MS);
   for (const type of inputs) window.addEventListener(type, stop, { capture: true, passive: true });
   growing.observe(document.body);
+}
+
+function newEntryKey() {
+  return Math.random().toString(36).slice(2);
 }
 
 function pathOf(url) {

@@ -109,6 +109,32 @@ def test_scroll_comes_back_on_back_and_on_reload(page, base_url):
     page.wait_for_function("y => scrollY === y", arg=exercise_y)
 
 
+def settled_scroll_top(page, element_id):
+    """The element's scrollTop once a wheel's scrolling has ended (two readings 200 ms apart agree)."""
+    top = None
+    while True:
+        now = page.evaluate("id => document.getElementById(id).scrollTop", element_id)
+        if now == top:
+            return top
+        top = now
+        page.wait_for_timeout(200)
+
+
+def test_the_statement_pane_keeps_its_scroll_on_reload(page, base_url):
+    """On a wide screen the statement scrolls in a pane of its own: a reload brings the pane back where it was."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{base_url}/exercises/causal_attention/")
+    wait_for_editor(page)
+    page.locator("#problem-pane").hover()
+    page.mouse.wheel(0, 900)
+    page.wait_for_function("document.getElementById('problem-pane').scrollTop >= 600")
+    pane_top = settled_scroll_top(page, "problem-pane")
+    page.reload()
+    wait_for_editor(page)
+    page.wait_for_function("top => document.getElementById('problem-pane').scrollTop === top", arg=pane_top)
+    assert page.evaluate("scrollY") == 0
+
+
 def test_the_phone_tab_is_remembered_per_exercise(open_exercise, page, base_url):
     page.set_viewport_size({"width": 390, "height": 844})
     open_exercise()
