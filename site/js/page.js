@@ -11,10 +11,10 @@ import { watchPythonDownload } from "./python-download.js";
 import { watchScrollBoxes } from "./scroll-boxes.js";
 import { startNavigation } from "./navigation.js";
 import { READY, Runner } from "./runner.js";
+import { RuntimeStatus } from "./runtime-status.js";
 import { mountThemeSwitch, startTheme } from "./theme.js";
 
 const SERVICE_WORKER = "sw.js";
-const LOADING = "Loading Python…"; // the worker's status while Python downloads and starts (worker.js)
 
 startTheme();
 const body = document.body;
@@ -22,8 +22,7 @@ const body = document.body;
 let exerciseView = null;
 const loadExerciseView = () => (exerciseView ??= import("./exercise-view.js"));
 const siteRoot = new URL(body.dataset.root, location.href).href;
-let runtimeText = "";
-let download = null; // {loaded, total}: Python's first download, while the page counts it
+const runtimeStatus = new RuntimeStatus();
 let offlineReady = false;
 let runner = null;
 
@@ -36,8 +35,7 @@ function startRuntime() {
     pyodide: new URL(body.dataset.pyodideUrl, location.href).href,
     graderFiles: new URL(body.dataset.graderFilesUrl, location.href).href,
   }, body.dataset.pyodideVersion, (text) => {
-    runtimeText = text;
-    showRuntime();
+    runtimeStatus.setText(text);
     // Precaching waits until Python is up and the runs asked for meanwhile are over, so it never
     // competes with loading Python or with the first verdict.
     if (text === READY && !offlineReady) {
@@ -53,33 +51,9 @@ function startRuntime() {
   if (!navigator.serviceWorker?.controller) {
     const files = JSON.parse(body.dataset.pythonFiles ?? "[]")
       .map(([path, bytes]) => [new URL(path, siteRoot).href, bytes]);
-    watchPythonDownload(files, (loaded, total) => {
-      download = { loaded, total };
-      showRuntime();
-    });
+    watchPythonDownload(files, (loaded, total) => runtimeStatus.setDownload(loaded, total));
   }
   return runner;
-}
-
-// The status line of an exercise page, and the progress bar of Python's first download.
-function showRuntime() {
-  const status = document.getElementById("runtime-status");
-  const progress = document.getElementById("python-download");
-  if (!status || !progress) return;
-  const loading = download !== null && runtimeText === LOADING;
-  const arrived = loading && download.loaded >= download.total;
-  status.textContent = arrived ? "Starting Python…" : runtimeText;
-  progress.hidden = !loading || arrived;
-  if (!loading) return;
-  const bar = progress.querySelector("progress");
-  bar.max = download.total;
-  bar.value = download.loaded;
-  progress.querySelector(".python-download-bytes").textContent =
-    `${megabytes(download.loaded)} of ${megabytes(download.total)} MB`;
-}
-
-function megabytes(bytes) {
-  return (bytes / 1e6).toFixed(1);
 }
 
 let unmount = mount();
@@ -99,7 +73,7 @@ function mount() {
     };
   }
   startRuntime();
-  showRuntime();
+  runtimeStatus.show();
   const unmountTabs = mountPaneTabs();
   mountPaneSplit();
   addCopyButtons(document.getElementById("main"));

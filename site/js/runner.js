@@ -20,6 +20,7 @@ const SPARE_DELAY_MS = 1000;
 // How long Python may take to act on a KeyboardInterrupt before its worker is terminated. A loaded
 // machine (a phone, or a spare worker booting beside the run) can take several hundred ms to answer.
 const INTERRUPT_GRACE_MS = 1000;
+export const LOADING = "Loading Python…"; // until Python first starts (worker.js says it too)
 export const READY = "Ready";
 const STOPPED = ["error", "Stopped: you pressed Stop before the tests finished."];
 // What "Try your code" shows of what the code prints, as the worker keeps (RAW_OUTPUT_LIMIT there).
@@ -458,7 +459,7 @@ function text(value, limit = null) {
 // make one (handed to on.snapshot). on: {status, booted, wasmModule, snapshot, snapshotRejected}.
 class PythonWorker {
   constructor(urls, bootWith, on) {
-    this.status = "Loading Python…";
+    this.status = LOADING;
     this.isBooting = true;
     this.isReady = false;
     this.hasFailed = false;
