@@ -116,10 +116,10 @@ def test_sleeps(softmax_rows):
 
 
 @pytest.mark.parametrize("old, new, message", [
-    ('difficulty = "Easy"', 'difficulty = "Easy"\ncolour = "red"', "exercise.toml:7: unknown key 'colour'"),
-    ("time_limit = 10", 'time_limit = "ten"', "exercise.toml:14: time_limit should be int or float, not str 'ten'"),
+    ('difficulty = "Easy"', 'difficulty = "Easy"\ncolour = "red"', "exercise.toml:9: unknown key 'colour'"),
+    ("time_limit = 10", 'time_limit = "ten"', "exercise.toml:16: time_limit should be int or float, not str 'ten'"),
     ('difficulty = "Easy"', 'difficulty = "Trivial"',
-     "exercise.toml:6: difficulty should be one of Easy, Medium, Hard, not 'Trivial'"),
+     "exercise.toml:8: difficulty should be one of Easy, Medium, Hard, not 'Trivial'"),
 ])
 def test_bad_metadata(folder, old, new, message):
     edit(folder / "exercise.toml", old, new)
@@ -220,7 +220,7 @@ def test_build_reports_a_file_too_deep_to_read(folder, tmp_path):
                            capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert build.returncode == 2
     assert build.stderr.startswith("error: ") and build.stderr.count("\n") == 1, build.stderr
-    assert "softmax_rows/exercise.toml:22: arrays or tables nested too deeply to read" in build.stderr
+    assert "softmax_rows/exercise.toml:24: arrays or tables nested too deeply to read" in build.stderr
 
 
 def test_starter_that_passes(folder):
