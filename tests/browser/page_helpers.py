@@ -54,6 +54,13 @@ def set_code(page, source):
     }""", source)
 
 
+def start_runaway_run(page):
+    """Run the tests on a loop that never ends, and wait until it is running."""
+    set_code(page, INFINITE_LOOP)
+    page.click("#run-button")
+    page.wait_for_function("document.getElementById('runtime-status').textContent === 'Running test 1 of 6…'")
+
+
 def editor_text(page):
     wait_for_editor(page)
     return page.evaluate("window.editorView.state.doc.toString()")

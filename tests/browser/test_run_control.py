@@ -14,7 +14,7 @@ import pytest
 
 from conftest import PYTHON_READY_MS
 from page_helpers import (INFINITE_LOOP, SOLUTION, TEST_NAMES, grade_in_page, grade_with_cli, run_and_wait, set_code,
-                          set_time_limit, show_pane, shown_results, verdict, wait_for_results)
+                          set_time_limit, show_pane, shown_results, start_runaway_run, verdict, wait_for_results)
 
 STOPPED = "Stopped: you pressed Stop before the tests finished."
 STUCK_IN_LOOP = "Stopped at line 2 of your code (in sinusoidal_pe): while True:"
@@ -32,12 +32,6 @@ def open_warm(page, base_url):
     page.goto(f"{base_url}/exercises/sinusoidal_pe/")
     page.wait_for_function("window.runner.isWarm()", timeout=PYTHON_READY_MS)
     return page
-
-
-def start_runaway_run(page):
-    set_code(page, INFINITE_LOOP)
-    page.click("#run-button")
-    page.wait_for_function("document.getElementById('runtime-status').textContent === 'Running test 1 of 6…'")
 
 
 def test_stop_ends_a_runaway_run_and_the_next_run_grades(page, site):

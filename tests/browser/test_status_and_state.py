@@ -7,7 +7,7 @@ import pytest
 
 from conftest import PYTHON_READY_MS, wait_until_ready
 from page_helpers import (INFINITE_LOOP, SOLUTION, grade_in_page, run_and_wait, set_code, set_time_limit, show_pane,
-                          wait_for_editor, wait_for_results)
+                          start_runaway_run, wait_for_editor, wait_for_results)
 
 # After gradeSubmission resolves: [the status line, whether an interpreter is booting]. The runner starts
 # the next spare as the run ends, before the verdict reaches the page.
@@ -21,9 +21,7 @@ def test_ready_after_a_verdict_and_after_stop_while_the_spare_boots(open_exercis
     open_exercise()
     assert page.evaluate(GRADE_THEN_STATUS, SOLUTION) == ["Ready", True]
     set_time_limit(page, 120)
-    set_code(page, INFINITE_LOOP)
-    page.click("#run-button")
-    page.wait_for_function("document.getElementById('runtime-status').textContent.startsWith('Running test')")
+    start_runaway_run(page)
     page.click("#stop-button")
     wait_for_results(page)
     assert page.locator("#runtime-status").inner_text() == "Ready"
@@ -58,9 +56,7 @@ def test_stopped_and_timed_out_runs_are_not_attempts(open_exercise, page):
     set_time_limit(page, 1)
     assert grade_in_page(page, INFINITE_LOOP)["tests"][0]["status"] == "timeout"
     set_time_limit(page, 120)
-    set_code(page, INFINITE_LOOP)
-    page.click("#run-button")
-    page.wait_for_function("document.getElementById('runtime-status').textContent.startsWith('Running test')")
+    start_runaway_run(page)
     page.click("#stop-button")
     wait_for_results(page)
     set_code(page, "def sinusoidal_pe(T, C):\n    return None\n")
@@ -73,9 +69,7 @@ def test_stopped_and_timed_out_runs_are_not_attempts(open_exercise, page):
 def test_a_run_cut_by_a_reload_says_so_once(open_exercise, page):
     open_exercise()
     set_time_limit(page, 120)
-    set_code(page, INFINITE_LOOP)
-    page.click("#run-button")
-    page.wait_for_function("document.getElementById('runtime-status').textContent.startsWith('Running test')")
+    start_runaway_run(page)
     page.reload()
     wait_for_editor(page)
     page.wait_for_function("document.getElementById('results').textContent.includes('interrupted')")
