@@ -181,5 +181,5 @@ def open_exercise(page, base_url):
 
 
 def wait_until_ready(page):
-    page.wait_for_function("document.getElementById('runtime-status').textContent === 'Ready'",
+    page.wait_for_function("document.getElementById('runtime-status')?.textContent === 'Ready'",
                            timeout=PYTHON_READY_MS)
