@@ -8,10 +8,12 @@ import { SnapshotStore } from "./python-snapshot.js";
 import { RELAY_NAME } from "./worker-relay.js";
 import { MESSAGE_LIMIT, ReportBuilder } from "./report.js";
 
-// Fresh workers kept besides the one the next run gets. Each costs a Pyodide boot (a few seconds of
-// CPU) and its memory (about 50 MB, measured with measureUserAgentSpecificMemory). Two: a learner who
-// presses Run again as soon as a verdict shows (or right after a runaway loop) gets a booted interpreter
-// for three runs in a row; a run never reuses an interpreter, so that no run can affect the next.
+// Fresh workers kept besides the one the next run gets, once the document has run code. Each costs a
+// Pyodide boot (a few seconds of CPU) and its memory (about 50 MB, measured with
+// measureUserAgentSpecificMemory). Two: a learner who presses Run again as soon as a verdict shows (or
+// right after a runaway loop) gets a booted interpreter for three runs in a row; a run never reuses an
+// interpreter, so that no run can affect the next. Before the first run there are none: a learner who
+// reads (or goes from page to page) costs one boot, and the first run has the CPU to itself.
 const SPARES = 2;
 // While a run is in flight and no other worker exists, the next one boots this long after the
 // run was posted (or when it ends, if sooner): a short run, the first verdict of a page above all,
@@ -54,6 +56,12 @@ export class Runner {
     this.snapshots = new SnapshotStore(urls.pyodide, pyodideVersion);
     this.snapshot = this.snapshots.load();
     this.snapshotAsked = false;
+    this.hasSnapshot = null; // whether one is saved (null: not known yet)
+    this.snapshot.then((snapshot) => {
+      this.hasSnapshot = snapshot !== null;
+      this.topUp(); // without one, a second worker boots to make it
+    });
+    this.hasRun = false; // a run was asked for in this document: from then on, spares are kept
     this.saving = false; // true while the snapshot is written to (or deleted from) Cache Storage
     this.boots = []; // how each worker's Python started, in boot order ("restored", ...; null: not yet)
     this.topUp();
@@ -100,10 +108,19 @@ export class Runner {
    * made, is saved (for tests and benchmarks).
    */
   isWarm() {
-    return this.fresh.length > SPARES && this.fresh.every((worker) => worker.isReady) && !this.saving;
+    return this.fresh.length >= this.workersWanted() && this.fresh.every((worker) => worker.isReady)
+      && !this.saving;
+  }
+
+  // How many fresh workers to keep: the next run's, the spares once a run was asked for, and before
+  // that a second one when no snapshot is saved and none was asked of a worker (it makes one).
+  workersWanted() {
+    if (this.hasRun) return SPARES + 1;
+    return this.snapshotAsked || this.hasSnapshot !== false ? 1 : 2;
   }
 
   enqueue(run) {
+    this.hasRun = true;
     const result = this.queue.then(() => this.runNow(run));
     this.queue = result.catch(() => {});
     return result;
@@ -146,7 +163,7 @@ export class Runner {
   // Boots one worker at a time until the next run's worker and the spares exist; while a run is in
   // flight, only when nothing else is left, and then after SPARE_DELAY_MS.
   topUp() {
-    if (this.fresh.length > SPARES || this.fresh.some((worker) => worker.isBooting)) return;
+    if (this.fresh.length >= this.workersWanted() || this.fresh.some((worker) => worker.isBooting)) return;
     if (this.run === null) {
       this.boot();
     } else if (this.fresh.length === 0 && this.spareTimer === null) {

@@ -28,8 +28,10 @@ def site(request):
 
 
 def open_warm(page, base_url):
-    """Open the exercise and wait until the next run's interpreter and its spare are booted."""
+    """Open the exercise, grade once (the runner keeps spares once the page has run code), and wait until the
+    next run's interpreter and its spares are booted."""
     page.goto(f"{base_url}/exercises/sinusoidal_pe/")
+    assert grade_in_page(page, SOLUTION)["passed"]
     page.wait_for_function("window.runner.isWarm()", timeout=PYTHON_READY_MS)
     return page
 
