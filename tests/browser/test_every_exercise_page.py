@@ -1,6 +1,6 @@
 """Every exercise page in Chromium shows its starter, accepts its reference solution, and its statement fits.
 
-That starters fail is checked offline for every exercise (tests/test_exercises.py), and that the page grades
+That starters fail is checked offline for every exercise (tests/test_validate.py), and that the page grades
 as offline by tests/browser/test_parity.py: one run per page here (each run costs an interpreter boot).
 
 A module of its own: it visits every page of the catalogue, the longest single test of the suite, and
