@@ -11,7 +11,6 @@ honest code must get the offline verdict:
 import shutil
 
 import numpy as np
-import pytest
 
 from page_helpers import (EXERCISES, HONEST_SUBMISSIONS, ROOT, SOLUTION, TEST_NAMES, grade_in_page, grade_with_cli,
                           set_time_limit, verdict)
@@ -84,12 +83,15 @@ def sinusoidal_pe(T, C):
 }
 
 
-@pytest.mark.parametrize("patched", PATCHES_THAT_ONLY_HELP)
-def test_the_reference_passes_after_a_run_that_patched_the_checks(open_exercise, patched):
+# Each group of cases below runs on one page, one case after another: no run may affect the next, whichever
+# case it belongs to (and each page costs a Python boot).
+
+def test_the_reference_passes_after_a_run_that_patched_the_checks(open_exercise):
     page = open_exercise()
-    assert not grade_in_page(page, PATCHES_THAT_ONLY_HELP[patched])["passed"]
-    report = grade_in_page(page, SOLUTION)
-    assert report["passed"], report
+    for patched, source in PATCHES_THAT_ONLY_HELP.items():
+        assert not grade_in_page(page, source)["passed"], patched
+        report = grade_in_page(page, SOLUTION)
+        assert report["passed"], (patched, report)
 
 
 def _sixth_draw_after_seed_1():
@@ -107,17 +109,17 @@ NUMPY_STATE = {
 }
 
 
-@pytest.mark.parametrize("state", NUMPY_STATE)
-def test_numpy_state_left_by_a_run_does_not_reach_the_next(open_exercise, tmp_path, state):
-    leave_state, print_state, printed_when_left = NUMPY_STATE[state]
+def test_numpy_state_left_by_a_run_does_not_reach_the_next(open_exercise, tmp_path):
     page = open_exercise()
-    grade_in_page(page, leave_state)
-    # Every run gets a fresh interpreter, so the next run does not see the state...
-    assert grade_in_page(page, print_state)["stdout"] != printed_when_left
-    # ...and a submission that uses numpy's random and error state itself gets the CLI's verdict after it.
     honest = HONEST_SUBMISSIONS["np.random.seed and rand"]
-    grade_in_page(page, leave_state)
-    assert verdict(grade_in_page(page, honest)) == verdict(grade_with_cli(honest, tmp_path, "seeded"))
+    offline = verdict(grade_with_cli(honest, tmp_path, "seeded"))
+    for state, (leave_state, print_state, printed_when_left) in NUMPY_STATE.items():
+        grade_in_page(page, leave_state)
+        # Every run gets a fresh interpreter, so the next run does not see the state...
+        assert grade_in_page(page, print_state)["stdout"] != printed_when_left, state
+        # ...and a submission that uses numpy's random and error state itself gets the CLI's verdict after it.
+        grade_in_page(page, leave_state)
+        assert verdict(grade_in_page(page, honest)) == offline, state
 
 
 LEFT_BEHIND = {
@@ -127,12 +129,13 @@ LEFT_BEHIND = {
 }
 
 
-@pytest.mark.parametrize("left", LEFT_BEHIND)
-def test_nothing_a_run_leaves_changes_the_next_verdict(open_exercise, tmp_path, left):
+def test_nothing_a_run_leaves_changes_the_next_verdict(open_exercise, tmp_path):
     honest = HONEST_SUBMISSIONS["warnings.warn"]  # the reference, printing warnings
+    offline = verdict(grade_with_cli(honest, tmp_path, "warnings"))
     page = open_exercise()
-    grade_in_page(page, LEFT_BEHIND[left])
-    assert verdict(grade_in_page(page, honest)) == verdict(grade_with_cli(honest, tmp_path, "warnings"))
+    for left, source in LEFT_BEHIND.items():
+        grade_in_page(page, source)
+        assert verdict(grade_in_page(page, honest)) == offline, left
 
 
 # Runs that would decide the verdicts of later runs on the page if they shared its interpreter or worker.
@@ -159,12 +162,12 @@ js.self.onmessage = create_proxy(pass_everything)
 }
 
 
-@pytest.mark.parametrize("poison", POISONING)
-def test_no_run_decides_the_verdict_of_a_later_one(open_exercise, poison):
+def test_no_run_decides_the_verdict_of_a_later_one(open_exercise):
     page = open_exercise()
     set_time_limit(page, 3)  # a run whose worker went silent ends at the limit
-    grade_in_page(page, POISONING[poison])
-    wrong = grade_in_page(page, (MUTANTS / "swapped_sin_cos.py").read_text())
-    assert not wrong["passed"] and "failed" in [t["status"] for t in wrong["tests"]], wrong
-    correct = grade_in_page(page, SOLUTION)
-    assert correct["passed"], correct
+    for poison, source in POISONING.items():
+        grade_in_page(page, source)
+        wrong = grade_in_page(page, (MUTANTS / "swapped_sin_cos.py").read_text())
+        assert not wrong["passed"] and "failed" in [t["status"] for t in wrong["tests"]], (poison, wrong)
+        correct = grade_in_page(page, SOLUTION)
+        assert correct["passed"], (poison, correct)
