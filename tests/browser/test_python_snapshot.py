@@ -92,3 +92,31 @@ def sinusoidal_pe(T, C):
     report = grade_in_page(page, reaches)
     assert "reachable: []" in report["tests"][0]["message"], report["tests"][0]
     assert saved_snapshot_size(page) == size
+
+
+# What a run finds of the bytecode of one of numpy's modules: whether the file is there, and its flags (1: an
+# unchecked hash-based .pyc, as the page's first worker writes them for the next ones).
+NUMPY_PYC = "/lib/python3.12/site-packages/numpy/_core/__pycache__/multiarray.cpython-312.pyc"
+PRINTS_PYC_FLAGS = f"""import os
+path = {NUMPY_PYC!r}
+print(int.from_bytes(open(path, "rb").read()[4:8], "little") if os.path.exists(path) else None)
+""" + SOLUTION
+FORGES_BYTECODE = """import js
+from pyodide.ffi import to_js
+
+bytes_ = to_js(b"not bytecode")
+files = js.Object.fromEntries(to_js([[{path!r}, bytes_]]))
+js.postMessage(to_js({{"type": "bytecode", "files": files}}, dict_converter=js.Object.fromEntries))
+""".format(path=NUMPY_PYC) + SOLUTION
+
+
+def test_later_workers_start_from_the_bytecode_of_the_first_and_no_run_can_replace_it(open_exercise):
+    page = open_exercise()
+    first = grade_in_page(page, PRINTS_PYC_FLAGS)  # on the first worker, which wrote its own bytecode
+    assert first["passed"] and first["stdout"] == "1\n", first["stdout"]
+    sizes = page.evaluate("Object.keys(window.runner.bytecode).length")
+    assert sizes > 50, "numpy's and the grader's modules"
+    assert grade_in_page(page, FORGES_BYTECODE)["passed"]
+    later = grade_in_page(page, PRINTS_PYC_FLAGS)
+    assert later["passed"] and later["stdout"] == "1\n", later["stdout"]
+    assert page.evaluate(f"window.runner.bytecode[{NUMPY_PYC!r}].length") > 1000, "the first worker's, kept"
