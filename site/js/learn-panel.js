@@ -88,8 +88,9 @@ export function mountLearn(model) {
         run.steps += records.length;
         chart.addTraining(records.map((record, i) => ({ step: run.steps - records.length + i + 1,
           loss: record.loss })));
-        showStats(run.seconds + (performance.now() - startedAt) / 1000);
-        if (run.steps - run.lastEval >= EVAL_EVERY) await evaluate(run.seconds + (performance.now() - startedAt) / 1000);
+        const elapsed = run.seconds + (performance.now() - startedAt) / 1000;
+        showStats(elapsed);
+        if (run.steps - run.lastEval >= EVAL_EVERY) await evaluate(elapsed);
         if (run.steps - run.lastSample >= sampleEvery) await sampleAfter();
       }
       status.textContent = run.steps >= maxSteps ? `Done: the schedule's ${maxSteps} steps are over.`
@@ -124,8 +125,11 @@ export function mountLearn(model) {
     after.textContent = text;
     afterTitle.textContent = `After ${run.steps} steps`;
     const item = document.createElement("li");
-    item.append(Object.assign(document.createElement("p"), { className: "sample-step", textContent: `Step ${run.steps}` }),
-      Object.assign(document.createElement("pre"), { className: "capstone-text", textContent: text }));
+    const heading = Object.assign(document.createElement("p"), { className: "sample-step" });
+    heading.textContent = `Step ${run.steps}`;
+    const pre = Object.assign(document.createElement("pre"), { className: "capstone-text" });
+    pre.textContent = text;
+    item.append(heading, pre);
     sampleLog.append(item);
   }
 
@@ -141,7 +145,8 @@ export function mountLearn(model) {
     stats.step.textContent = String(run.steps);
     stats.loss.textContent = format(chart.latestTraining());
     stats.speed.textContent = elapsed > 0 ? (run.steps / elapsed).toFixed(1) : "–";
-    stats.elapsed.textContent = `${Math.floor(elapsed / 60)} min ${String(Math.floor(elapsed % 60)).padStart(2, "0")} s`;
+    const seconds = String(Math.floor(elapsed % 60)).padStart(2, "0");
+    stats.elapsed.textContent = `${Math.floor(elapsed / 60)} min ${seconds} s`;
     stats.elapsed.dataset.seconds = elapsed.toFixed(1);
   }
 

@@ -93,7 +93,8 @@ export class LossChart {
   }
 
   summary() {
-    const unigram = this.unigram === null ? "" : ` The unigram baseline (letter frequencies alone) is ${format(this.unigram)}.`;
+    const unigram = this.unigram === null ? ""
+      : ` The unigram baseline (letter frequencies alone) is ${format(this.unigram)}.`;
     if (this.train.length === 0) return `Loss (nats per character) against training steps: no training yet.${unigram}`;
     const first = this.train[0];
     const last = this.train.at(-1);
