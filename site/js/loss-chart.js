@@ -57,8 +57,9 @@ export class LossChart {
     const all = [...this.train, ...this.heldOut].map((point) => point.loss);
     if (this.unigram !== null) all.push(this.unigram);
     const lastStep = Math.max(50, this.train.at(-1)?.step ?? 0, this.heldOut.at(-1)?.step ?? 0);
-    const low = Math.max(0, Math.floor((Math.min(...all, 1) - 0.25) * 2) / 2);
-    const high = Math.ceil((Math.max(...all, low + 1) + 0.1) * 2) / 2;
+    // The axis spans the losses shown, in half-nats, with a margin.
+    const low = all.length ? Math.max(0, Math.floor((Math.min(...all) - 0.25) * 2) / 2) : 0;
+    const high = Math.max(Math.ceil((Math.max(...all, 0) + 0.1) * 2) / 2, low + 1);
     const x = (step) => PAD.left + (step / lastStep) * (WIDTH - PAD.left - PAD.right);
     const y = (loss) => PAD.top + ((high - loss) / (high - low)) * (HEIGHT - PAD.top - PAD.bottom);
     const parts = [...this.axes(low, high, lastStep, x, y)];

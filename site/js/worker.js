@@ -33,7 +33,7 @@ const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to
 // The engine's events, plus what the code wrote around the engine's capture (e.g.
 // os.write(1, ...)) as an event attributed to no test.
 const GLUE = `
-import dataclasses, json, linecache, signal, sys
+import dataclasses, json, linecache, signal, sys, traceback
 import numpy  # imported while booting, not in the first run: hidden tests and most submissions use it
 from grader.core.engine import (
     SUBMISSION_FILENAME, EarlierStep, GradingSpec, InProcessLearner, load_tests, run_tests, try_code,
@@ -115,8 +115,10 @@ def session_outcome(call):
         value = call()
     except StepFailed as exc:
         return json.dumps({"error": str(exc), "label": exc.label})
-    except Exception as exc:  # bad input (e.g. a prompt character outside the vocabulary) or a failure of the session
-        return json.dumps({"error": f"{type(exc).__name__}: {exc}", "label": None})
+    except ValueError as exc:  # bad input, e.g. a prompt character outside the vocabulary
+        return json.dumps({"error": str(exc), "label": None})
+    except Exception:  # a failure of the session itself: its traceback says where
+        return json.dumps({"error": "The session failed:\\n" + traceback.format_exc(), "label": None})
     return value if isinstance(value, bytes) else json.dumps({"value": value})
 
 def session_start(earlier_json, config_json, text, weights, post_stuck):
