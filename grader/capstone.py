@@ -19,7 +19,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from grader.exercise import EXERCISES_DIR, ExerciseError, ID_PATTERN, _line_of, _line_of_table, _read_text, load_all
+from grader.exercise import EXERCISES_DIR, ID_PATTERN, ExerciseError, _read_text, load_all
 from grader.pyodide.dist import cache_root
 from grader.track import as_earlier_step, used_steps
 
@@ -62,7 +62,7 @@ class Capstone:
     def error_at(self, key, message):
         """An ExerciseError about `key` of capstone.toml, at its line (what grader.track reports through)."""
         path = self.path / "capstone.toml"
-        return ExerciseError(path, message, _line_of(_read_text(path), key))
+        return ExerciseError(path, message, _line_in_table(_read_text(path), "", key))
 
     def session_config(self):
         """What grader.core.capstone_session.Session takes as its config."""
@@ -130,7 +130,7 @@ def corpus_text(capstone, cache_dir=None):
                                     f"{archive.name}", _line_in_table(_read_text(capstone.path / "capstone.toml"),
                                                                       "corpus", "members"))
             texts.append(normalise(data.read().decode("utf-8")))
-    return "\n\n".join(texts)
+    return "\n".join(texts)   # each ends with a new line: one blank line between them
 
 
 def normalise(text):
@@ -186,18 +186,18 @@ def _read_tables(path, text):
     for key in raw:
         if key not in top_keys:
             raise ExerciseError(path, f"unknown key {key!r} (known: {', '.join(sorted(top_keys))})",
-                                _line_of(text, key) or _line_of_table(text, key))
+                                _line_in_table(text, "", key) or _line_of_header(text, key))
     for table, schema in SCHEMA.items():
         values = raw if table == "" else raw.get(table)
         if not isinstance(values, dict):
             raise ExerciseError(path, f"missing table [{table}]" if values is None else f"{table} should be a table",
-                                _line_of(text, table))
+                                _line_in_table(text, "", table) or _line_of_header(text, table))
         tables[table] = {}
         for key, (kind, required) in schema.items():
             line = _line_in_table(text, table, key)
             if key not in values:
                 raise ExerciseError(path, f"missing required key {key!r}" + (f" in [{table}]" if table else ""),
-                                    _line_of_table(text, table) if table else None)
+                                    _line_of_header(text, table) if table else None)
             value = values[key]
             if kind is float and isinstance(value, int) and not isinstance(value, bool):
                 value = float(value)
@@ -239,13 +239,20 @@ def _check_model(tables, error):
 
 
 def _line_in_table(text, table, key):
-    """The line of `key` inside [table] (the top level when table is ""), else of the table itself."""
-    lines = text.splitlines()
+    """The line of `key` inside [table] (the top level when table is ""), else of the table's header."""
     current = ""
-    for number, line in enumerate(lines, 1):
-        header = re.match(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]", line)
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _HEADER.match(line)
         if header:
             current = header.group(1)
         elif current == table and re.match(rf"^\s*{re.escape(key)}\s*=", line):
             return number
-    return _line_of_table(text, table) if table else None
+    return _line_of_header(text, table) if table else None
+
+
+def _line_of_header(text, table):
+    return next((number for number, line in enumerate(text.splitlines(), 1)
+                 if (header := _HEADER.match(line)) and header.group(1) == table), None)
+
+
+_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
