@@ -62,7 +62,7 @@ class Session:
         vocab, ids = self._call("char_tokenize", text)
         vocab = "".join(vocab)
         self.vocab, self.index = vocab, {c: i for i, c in enumerate(vocab)}
-        ids = np.asarray(ids, dtype=np.int64)
+        ids = np.asarray(ids, dtype=np.intp)   # intp: what bincount and indexing take (int32 in Pyodide)
         split = int(len(ids) * (1 - self.held_out_fraction))
         self.train_ids, self.held_out_ids = ids[:split], ids[split:]
         block = self.model["block_size"]
@@ -330,7 +330,7 @@ def _non_finite(result, where="a result"):
             if problem:
                 return problem
     elif isinstance(result, (float, np.floating)) or (isinstance(result, np.ndarray) and result.dtype.kind == "f"):
-        if not np.all(np.isfinite(result)):
+        if not np.isfinite(result).all():
             return f"{where} with NaN or infinite values"
     return None
 
