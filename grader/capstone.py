@@ -25,16 +25,15 @@ from grader.track import as_earlier_step, used_steps
 
 FOLDER = "capstone"
 MAX_SUMMARY_CHARS = 120
-# table -> {key: (type, required)}; the top level is table "".
+# table -> {key: type}, every key required; the top level is table "".
 SCHEMA = {
-    "": {"title": (str, True), "track": (str, True), "summary": (str, True), "uses": (list, True)},
-    "corpus": {"package": (str, True), "sha256": (str, True), "members": (list, True), "held_out": (float, True)},
-    "model": {"n_layers": (int, True), "n_heads": (int, True), "d_model": (int, True), "block_size": (int, True)},
-    "training": {"batch_size": (int, True), "max_lr": (float, True), "min_lr": (float, True),
-                 "warmup_steps": (int, True), "max_steps": (int, True), "weight_decay": (float, True),
-                 "max_norm": (float, True), "seed": (int, True), "sample_every": (int, True)},
-    "pretraining": {"steps": (int, True), "seed": (int, True), "max_lr": (float, True), "min_lr": (float, True),
-                    "warmup_steps": (int, True)},
+    "": {"title": str, "track": str, "summary": str, "uses": list},
+    "corpus": {"package": str, "sha256": str, "members": list, "held_out": float},
+    "model": {"n_layers": int, "n_heads": int, "d_model": int, "block_size": int},
+    "training": {"batch_size": int, "max_lr": float, "min_lr": float, "warmup_steps": int, "max_steps": int,
+                 "weight_decay": float, "max_norm": float, "seed": int, "sample_every": int},
+    "pretraining": {"steps": int, "batch_size": int, "seed": int, "max_lr": float, "min_lr": float,
+                    "warmup_steps": int},
 }
 MAY_BE_ZERO = ("min_lr", "weight_decay", "warmup_steps", "seed")
 PACKAGE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*==[A-Za-z0-9.]+$")  # pinned: name==version
@@ -193,7 +192,7 @@ def _read_tables(path, text):
             raise ExerciseError(path, f"missing table [{table}]" if values is None else f"{table} should be a table",
                                 _line_in_table(text, "", table) or _line_of_header(text, table))
         tables[table] = {}
-        for key, (kind, required) in schema.items():
+        for key, kind in schema.items():
             line = _line_in_table(text, table, key)
             if key not in values:
                 raise ExerciseError(path, f"missing required key {key!r}" + (f" in [{table}]" if table else ""),

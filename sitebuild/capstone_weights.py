@@ -33,11 +33,11 @@ SAMPLE_PROMPT = "MACBETH.\n"
 
 
 def pretraining_config(capstone, steps):
-    """The session config for pretraining: the page's model and optimiser, [pretraining]'s schedule and seed."""
+    """The session config for pretraining: the page's model and optimiser, [pretraining]'s batch, schedule, seed."""
     config = capstone.session_config()
     pre = capstone.pretraining
-    config["training"].update(max_lr=pre["max_lr"], min_lr=pre["min_lr"], warmup_steps=pre["warmup_steps"],
-                              max_steps=steps, seed=pre["seed"])
+    config["training"].update(batch_size=pre["batch_size"], max_lr=pre["max_lr"], min_lr=pre["min_lr"],
+                              warmup_steps=pre["warmup_steps"], max_steps=steps, seed=pre["seed"])
     return config
 
 
@@ -92,7 +92,8 @@ def provenance(capstone, config, info, steps, figures, weights, sample):
     lines += [f"numpy = {_toml(np.__version__)}", "", "[result]"]
     lines += [f"{key} = {round(value, 4) if isinstance(value, float) else value}" for key, value in figures.items()]
     lines += [f"sample_temperature = {SAMPLE_TEMPERATURE}", f"sample = {_toml(sample)}", "", "[file]",
-              'name = "weights.npz"', f"bytes = {len(weights)}", f"sha256 = {_toml(hashlib.sha256(weights).hexdigest())}"]
+              'name = "weights.npz"', f"bytes = {len(weights)}",
+              f"sha256 = {_toml(hashlib.sha256(weights).hexdigest())}"]
     return "\n".join(lines) + "\n"
 
 
