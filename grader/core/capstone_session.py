@@ -61,6 +61,8 @@ class Session:
         """Tokenize `text` (step 31) and split it: the tail is held out.  Returns figures about it."""
         vocab, ids = self._call("char_tokenize", text)
         vocab = "".join(vocab)
+        if vocab != self.vocab:   # weights for another vocabulary do not fit this text
+            self.params, self.opt, self.generation = None, None, None
         self.vocab, self.index = vocab, {c: i for i, c in enumerate(vocab)}
         ids = np.asarray(ids, dtype=np.intp)   # intp: what bincount and indexing take (int32 in Pyodide)
         split = int(len(ids) * (1 - self.held_out_fraction))
@@ -397,6 +399,8 @@ def _char_tokenize(result, text):
     if problem:
         return problem
     vocab, ids = result
+    if not all(isinstance(c, str) and len(c) == 1 for c in vocab) or len(set(vocab)) != len(vocab):
+        return "a vocabulary that is not distinct single characters"
     if len(ids) != len(text):
         return f"{len(ids)} ids for a text of {len(text)} characters"
     ids = np.asarray(ids)
