@@ -192,6 +192,9 @@ def test_training_with_the_references_goes_below_the_unigram_loss(capstone, refe
     assert session.held_out_loss() < info["unigram_held_out"]
     more = session.train(2)   # resumes where it stopped: the schedule and the optimiser state go on
     assert [entry["step"] for entry in more] == [121, 122]
+    session.set_text(TINY_TEXT.upper())   # another vocabulary: the weights no longer fit
+    with pytest.raises(ValueError, match="call init_weights or load_weights first"):
+        session.train(1)
 
 
 def test_training_is_deterministic_from_the_seed(capstone, references):
