@@ -7,6 +7,7 @@ import time
 from itertools import groupby
 from pathlib import Path
 
+from grader.capstone import CorpusError
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import ExerciseError, load_all
 from grader.track import used_steps
@@ -100,7 +101,7 @@ def build_site(options):
             # Isolation needs every cross-origin file to opt in (CORP/CORS); a CDN's Pyodide may not.
             write_service_worker(out, (options.project_root / "site" / "js" / "service-worker.js").read_text(),
                                  asset_urls, isolate=options.pyodide_url is None)
-    except (ExerciseError, DistError, MathUnavailable, NodeError) as exc:
+    except (ExerciseError, DistError, MathUnavailable, NodeError, CorpusError) as exc:
         raise BuildError(str(exc)) from None
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
     return BuildReport(len(pages), time.perf_counter() - started, validator.validated, validator.from_cache,
