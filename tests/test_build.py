@@ -253,7 +253,8 @@ def test_self_hosted_pyodide(tmp_path):
     precache = service_worker_build(out)
     assert precache["isolate"] is True
     assert sorted(precache["files"]) == sorted(
-        [url for url in precache["files"] if url.startswith("assets/")] + [f"pyodide/{name}" for name in fetched])
+        [url for url in precache["files"] if url.startswith(("assets/", "capstone/"))]
+        + [f"pyodide/{name}" for name in fetched])
     for path, digest in precache["files"].items():
         if path.startswith("pyodide/"):
             assert hashlib.sha256((out / path).read_bytes()).hexdigest()[:16] == digest, path
