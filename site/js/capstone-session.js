@@ -9,7 +9,7 @@ import { describePlace, INTERRUPT_GRACE_MS } from "./runner.js";
 // Far above what one call of the page takes (well under a second on a laptop), low enough that a step stuck
 // in a loop does not leave the learner waiting long.
 const START_LIMIT_S = 60; // loading every step and tokenizing the text
-const CALL_LIMIT_S = 30;
+const CALL_LIMIT_S = 30; // unless the page's data-call-limit says otherwise (tests shorten it)
 
 /** A call that failed: `label` names the step at fault ("your adamw_step (step 28)") or is null; `ended`: the
  * worker is gone (time limit, crash), so a new session must be started. */
@@ -53,7 +53,8 @@ export class SessionClient {
 
   /** Calls the Session's `method` with `args` (JSON values; load_weights' bytes first): resolves to its result. */
   call(method, ...args) {
-    return this.send({ type: "session-call", method, args }, CALL_LIMIT_S, describeCall(method));
+    const limit = Number(document.body.dataset.callLimit) || CALL_LIMIT_S;
+    return this.send({ type: "session-call", method, args }, limit, describeCall(method));
   }
 
   /** Terminates the worker; calls in flight reject. */

@@ -22,6 +22,14 @@ BROKEN_ADAMW = """import numpy as np
 def adamw_step(param, grad, m, v, t, lr, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.01):
     return param.ravel()[:3], m, v
 """
+# Never returns: the call over its time limit ends the session's worker, which says where it was.
+LOOPING_SAMPLE_TOKEN = """import numpy as np
+
+
+def sample_token(logits, rng, temperature=1.0, top_k=None):
+    while True:
+        pass
+"""
 
 
 def save_references_as_passed(page, base_url):
@@ -44,10 +52,22 @@ def corpus_words(page, base_url):
     return {word.lower() for word in re.findall(r"[A-Za-z]{3,}", text)}
 
 
-def test_capstone_talks_trains_and_names_a_broken_step(page, base_url):
+def switch_twice(page, exercise_id):
+    """Use the reference for `exercise_id`, then the learner's code again: the model restarts with what is saved."""
+    switch = page.locator(f"#in-scope li[data-exercise-id={exercise_id}] .scope-switch")
+    switch.click()
+    assert page.locator(f"#in-scope li[data-exercise-id={exercise_id}]").get_attribute("class") == "is-reference"
+    switch.click()
+
+
+def test_capstone_talks_trains_and_names_a_broken_step(page, isolated_base_url):
+    base_url = isolated_base_url  # cross-origin isolated: a call over its limit is interrupted, and says where
     ids = save_references_as_passed(page, base_url)
-    page.goto(f"{base_url}/capstone/")
+    # The index's link to the capstone, as a learner follows it (the site's own navigation keeps the document).
+    page.goto(f"{base_url}/index.html")
     page.add_script_tag(path=str(AXE))
+    page.click(".capstone-card")
+    page.wait_for_function("document.body.dataset.capstone === 'build-gpt'")
 
     # Every step is listed as the learner's own.
     assert page.locator("#in-scope li").count() == len(ids)
@@ -104,10 +124,7 @@ def test_capstone_talks_trains_and_names_a_broken_step(page, base_url):
     # A broken adamw_step, saved as the learner's: the switch restarts the model with it; training stops at once.
     page.evaluate("code => localStorage.setItem('mlex:passed:adamw_step', code)", BROKEN_ADAMW)
     page.click("#in-scope summary")
-    switch = page.locator("#in-scope li[data-exercise-id=adamw_step] .scope-switch")
-    switch.click()
-    assert page.locator("#in-scope li[data-exercise-id=adamw_step]").get_attribute("class") == "is-reference"
-    switch.click()
+    switch_twice(page, "adamw_step")
     page.click("#train-start")
     error = page.locator("#capstone-error")
     error.wait_for(state="visible", timeout=LOAD_MS)
@@ -117,3 +134,16 @@ def test_capstone_talks_trains_and_names_a_broken_step(page, base_url):
     page.mouse.move(0, 0)
     violations += check_everywhere(page, "capstone with a step error", phone_panes=None, phone_contrast=False)
     assert not violations, "\n".join(violations)
+
+    # A step that never returns: the call over its time limit ends the worker, saying where Python was.
+    page.evaluate("code => localStorage.setItem('mlex:passed:sample_token', code)", LOOPING_SAMPLE_TOKEN)
+    page.evaluate("document.body.dataset.callLimit = '2'")
+    switch_twice(page, "sample_token")
+    page.select_option("#talk-model", "pretrained")
+    page.click("#generate-button")
+    page.wait_for_function("/took more than 2 s/.test(document.getElementById('capstone-error').textContent)",
+                           timeout=LOAD_MS)
+    assert error.locator(".capstone-error-title").inner_text() == "Stopped by your sample_token (step 16)"
+    assert re.search(r"Stopped at line [56] of your sample_token \(step 16\), in sample_token: (while True:|pass)",
+                     error.inner_text()), error.inner_text()
+    assert page.locator("#generate-button").is_enabled()
