@@ -68,6 +68,7 @@ def test_capstone_talks_trains_and_names_a_broken_step(page, isolated_base_url):
     page.add_script_tag(path=str(AXE))
     page.click(".capstone-card")
     page.wait_for_function("document.body.dataset.capstone === 'build-gpt'")
+    page.wait_for_function("/your code/.test(document.getElementById('scope-counts').textContent)")  # mounted
 
     # Every step is listed as the learner's own.
     assert page.locator("#in-scope li").count() == len(ids)
