@@ -184,6 +184,7 @@ export function mountLearn(model) {
     unmount() {
       left = true;
       session?.end();
+      chart.disconnect();
       startButton.removeEventListener("click", onStart);
       stopButton.removeEventListener("click", onStop);
       resumeButton.removeEventListener("click", onResume);

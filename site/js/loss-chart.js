@@ -2,7 +2,7 @@
 // the unigram baseline as a line, drawn as SVG. The figure's caption says the same in words, and a table
 // lists every held-out measurement: what the chart shows is readable without seeing it.
 const SVG = "http://www.w3.org/2000/svg";
-const WIDTH = 640;
+const WIDTH = 640; // until the chart has a width on screen: then one unit is one pixel, so labels stay readable
 const HEIGHT = 260;
 const PAD = { left: 44, right: 12, top: 28, bottom: 30 };
 export const SMOOTHING = 20; // training steps in the running mean
@@ -14,7 +14,18 @@ export class LossChart {
     this.svg = svg;
     this.caption = caption;
     this.rows = rows;
+    this.width = WIDTH;
+    this.resizing = new ResizeObserver(() => {
+      const width = Math.round(svg.clientWidth);
+      if (width > 0 && width !== this.width) this.draw();
+    });
+    this.resizing.observe(svg);
     this.reset(null);
+  }
+
+  /** Stops following the chart's size (the page is left). */
+  disconnect() {
+    this.resizing.disconnect();
   }
 
   /** Forgets the curves; `unigram`: the baseline's loss (nats per character), or null. */
@@ -53,6 +64,9 @@ export class LossChart {
   }
 
   draw() {
+    this.width = Math.round(this.svg.clientWidth) || WIDTH;
+    const width = this.width;
+    this.svg.setAttribute("viewBox", `0 0 ${width} ${HEIGHT}`);
     this.caption.textContent = this.summary();
     const all = [...this.train, ...this.heldOut].map((point) => point.loss);
     if (this.unigram !== null) all.push(this.unigram);
@@ -60,9 +74,9 @@ export class LossChart {
     // The axis spans the losses shown, in half-nats, with a margin.
     const low = all.length ? Math.max(0, Math.floor((Math.min(...all) - 0.25) * 2) / 2) : 0;
     const high = Math.max(Math.ceil((Math.max(...all, 0) + 0.1) * 2) / 2, low + 1);
-    const x = (step) => PAD.left + (step / lastStep) * (WIDTH - PAD.left - PAD.right);
+    const x = (step) => PAD.left + (step / lastStep) * (width - PAD.left - PAD.right);
     const y = (loss) => PAD.top + ((high - loss) / (high - low)) * (HEIGHT - PAD.top - PAD.bottom);
-    const parts = [...this.axes(low, high, lastStep, x, y)];
+    const parts = [...this.axes(low, high, lastStep, x, y, width)];
     if (this.unigram !== null) {
       parts.push(node("line", { class: "chart-unigram", x1: x(0), x2: x(lastStep), y1: y(this.unigram),
         y2: y(this.unigram) }));
@@ -76,18 +90,18 @@ export class LossChart {
         parts.push(node("circle", { class: "chart-held-out-point", cx: x(point.step), cy: y(point.loss), r: 3 }));
       }
     }
-    parts.push(...legend());
+    parts.push(...legend(width));
     this.svg.replaceChildren(...parts);
   }
 
-  * axes(low, high, lastStep, x, y) {
+  * axes(low, high, lastStep, x, y, width) {
     const step = high - low > 3 ? 1 : 0.5;
     for (let loss = low; loss <= high + 1e-9; loss += step) {
-      yield node("line", { class: "chart-grid", x1: PAD.left, x2: WIDTH - PAD.right, y1: y(loss), y2: y(loss) });
+      yield node("line", { class: "chart-grid", x1: PAD.left, x2: width - PAD.right, y1: y(loss), y2: y(loss) });
       yield node("text", { class: "chart-label", x: PAD.left - 6, y: y(loss) + 4, "text-anchor": "end" },
         loss.toFixed(1));
     }
-    const tick = niceTick(lastStep);
+    const tick = niceTick(lastStep, width < 480 ? 3 : 5);
     for (let s = 0; s <= lastStep; s += tick) {
       yield node("text", { class: "chart-label", x: x(s), y: HEIGHT - 10, "text-anchor": "middle" }, String(s));
     }
@@ -107,8 +121,9 @@ export class LossChart {
   }
 }
 
-function* legend() {
-  const items = [["chart-train", "training"], ["chart-held-out", "held-out"], ["chart-unigram", "unigram baseline"]];
+function* legend(width) {
+  const unigram = width < 400 ? "unigram" : "unigram baseline"; // a phone's chart has room for the short name
+  const items = [["chart-train", "training"], ["chart-held-out", "held-out"], ["chart-unigram", unigram]];
   let left = PAD.left;
   for (const [kind, label] of items) {
     yield node("line", { class: kind, x1: left, x2: left + 18, y1: 12, y2: 12 });
@@ -117,8 +132,9 @@ function* legend() {
   }
 }
 
-function niceTick(lastStep) {
-  const raw = lastStep / 5;
+// A round step between x labels, for about `count` of them.
+function niceTick(lastStep, count) {
+  const raw = lastStep / count;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   return [1, 2, 5, 10].map((m) => m * magnitude).find((t) => t >= raw);
 }
