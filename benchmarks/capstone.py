@@ -45,13 +45,16 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 NATIVE_SECONDS = 30
 LOAD_MS = 180_000
 
-FIGURES = """() => ({
-    step: parseInt(document.getElementById('stat-step').textContent) || 0,
-    loss: parseFloat(document.getElementById('stat-loss').textContent),
-    unigram: parseFloat(document.getElementById('stat-unigram').textContent),
-    elapsed: parseFloat(document.getElementById('stat-elapsed').dataset.seconds ?? '0'),
-    error: document.getElementById('capstone-error').hidden ? null : document.getElementById('capstone-error').innerText,
-})"""
+FIGURES = """() => {
+    const error = document.getElementById('capstone-error');
+    return {
+        step: parseInt(document.getElementById('stat-step').textContent) || 0,
+        loss: parseFloat(document.getElementById('stat-loss').textContent),
+        unigram: parseFloat(document.getElementById('stat-unigram').textContent),
+        elapsed: parseFloat(document.getElementById('stat-elapsed').dataset.seconds ?? '0'),
+        error: error.hidden ? null : error.innerText,
+    };
+}"""
 
 
 def native_steps_per_second(seconds):
