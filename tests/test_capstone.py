@@ -342,6 +342,7 @@ def test_the_committed_weights_load_and_beat_the_unigram_loss(capstone, referenc
     assert len(data) <= 1_000_000 and provenance["file"]["bytes"] == len(data)
     assert provenance["file"]["sha256"] == hashlib.sha256(data).hexdigest()
     assert provenance["model"] == capstone.model and provenance["corpus"]["sha256"] == capstone.corpus["sha256"]
+    assert {key: provenance["pretraining"][key] for key in capstone.pretraining} == capstone.pretraining
     session = Session(references, capstone.session_config())
     info = session.set_text(corpus_text(capstone))
     assert session.load_weights(data) == {"steps": provenance["pretraining"]["steps"]}
