@@ -292,6 +292,7 @@ def test_a_step_that_does_not_load_is_named(capstone, references):
     with pytest.raises(StepFailed) as caught:
         Session(with_own(references, "gelu", "def gelu(x):\n    return x +\n"), tiny_config(capstone))
     assert caught.value.label == "your gelu (step 10)"
+    assert str(caught.value).startswith("Your gelu (step 10) raised an error while loading")
 
 
 def test_weights_round_trip_and_mismatches_are_refused(capstone, references):
