@@ -68,6 +68,7 @@ def pretrain(capstone, text, steps, out_folder, log=print, prompt=SAMPLE_PROMPT)
     session.start_generation(prompt, SAMPLE_TEMPERATURE, 1.0, capstone.pretraining["seed"])
     sample = prompt + session.next_text(300)
     out_folder = Path(out_folder)
+    out_folder.mkdir(parents=True, exist_ok=True)
     _write_atomically(out_folder / "weights.npz", weights)
     _write_atomically(out_folder / "weights.toml",
                       provenance(capstone, config, info, steps, figures, weights, sample).encode())

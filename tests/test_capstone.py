@@ -292,6 +292,7 @@ def test_a_step_that_does_not_load_is_named(capstone, references):
     with pytest.raises(StepFailed) as caught:
         Session(with_own(references, "gelu", "def gelu(x):\n    return x +\n"), tiny_config(capstone))
     assert caught.value.label == "your gelu (step 10)"
+    assert str(caught.value).startswith("Your gelu (step 10) raised an error while loading")
 
 
 def test_weights_round_trip_and_mismatches_are_refused(capstone, references):
@@ -342,6 +343,7 @@ def test_the_committed_weights_load_and_beat_the_unigram_loss(capstone, referenc
     assert len(data) <= 1_000_000 and provenance["file"]["bytes"] == len(data)
     assert provenance["file"]["sha256"] == hashlib.sha256(data).hexdigest()
     assert provenance["model"] == capstone.model and provenance["corpus"]["sha256"] == capstone.corpus["sha256"]
+    assert {key: provenance["pretraining"][key] for key in capstone.pretraining} == capstone.pretraining
     session = Session(references, capstone.session_config())
     info = session.set_text(corpus_text(capstone))
     assert session.load_weights(data) == {"steps": provenance["pretraining"]["steps"]}
