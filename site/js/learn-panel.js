@@ -65,6 +65,9 @@ export function mountLearn(model) {
       if (session && !session.ended) return;
       session = await model.startSession(run.kept);
       run.steps = run.keptAt; // what came after the kept weights is lost with the session that ended
+      run.lastEval = run.keptAt;
+      run.lastSample = Math.min(run.lastSample, run.keptAt);
+      chart.rollBack(run.keptAt);
     });
   }
 

@@ -48,6 +48,14 @@ export class LossChart {
     this.draw();
   }
 
+  /** Forgets the training after `step` (a new session resumes from weights kept then). */
+  rollBack(step) {
+    this.train = this.train.filter((point) => point.step <= step);
+    this.recent = [];
+    this.heldOut = this.heldOut.filter((point) => point.step <= step);
+    this.draw();
+  }
+
   /** The running mean of the training loss at the last step, or null. */
   latestTraining() {
     return this.train.at(-1)?.loss ?? null;
