@@ -10,6 +10,7 @@ import hashlib
 import json
 
 from sitebuild.bundle import CHUNKS_DIR
+from sitebuild.capstone import FOLDER as CAPSTONE, data_urls
 from grader.pyodide.dist import browser_files
 
 SERVICE_WORKER = "sw.js"
@@ -42,7 +43,10 @@ def write_service_worker(out, source, asset_urls, isolate):
         for name in ("grading.json", "solution.py"):
             if (folder / name).is_file():
                 pages[base + name] = _file_digest(folder / name)
-    files = {url: url.split("?v=")[1] for url in asset_urls.values()}
+    if (out / CAPSTONE / "index.html").is_file():
+        for name in ("", "capstone.json"):
+            pages[f"{CAPSTONE}/{name}"] = _file_digest(out / CAPSTONE / (name or "index.html"))
+    files = {url: url.split("?v=")[1] for url in [*asset_urls.values(), *data_urls(out).values()]}
     files.update({f"assets/{CHUNKS_DIR}/{path.name}": _file_digest(path)
                   for path in sorted((out / "assets" / CHUNKS_DIR).glob("*.js"))})
     if (out / "pyodide").is_dir():

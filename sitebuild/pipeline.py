@@ -7,6 +7,7 @@ import time
 from itertools import groupby
 from pathlib import Path
 
+from grader.capstone import CorpusError
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import ExerciseError, load_all
 from grader.track import used_steps
@@ -15,6 +16,7 @@ from markup.markdown import MarkdownError, prerender, render_markdown
 from sitebuild import BuildError
 from sitebuild.bundle import bundle
 from sitebuild.cache import DiskCache
+from sitebuild.capstone import load_capstone_page, write_capstone_data
 from sitebuild.data import grader_core_files, grading_data
 from sitebuild.offline import editor_chunk_url, versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
@@ -75,6 +77,7 @@ def build_site(options):
         pages = [_prepare(exercise, validator) for exercise in exercises]
         _check_steps(pages)
         tracks = _tracks(pages)
+        capstone = _load_capstone(options.exercises_dir)
         pyodide_url = options.pyodide_url.rstrip("/") + "/" if options.pyodide_url else None
         with staged_output(options.out_dir) as out:
             _write_assets(out / "assets", options.project_root, options.live_reload, caches["bundles"])
@@ -87,18 +90,37 @@ def build_site(options):
                                 asset_urls={**asset_urls, "editor": editor_chunk_url(out / "assets")},
                                 pyodide_url=pyodide_url, live_reload=options.live_reload, pyodide_files=pyodide_files,
                                 python_files=_python_files(out, pyodide_files, asset_urls["grader-core.json"]))
-            _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks]))
-            for _, track in tracks:
+            capstones = {capstone.capstone.track: capstone.capstone} if capstone else {}
+            _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks],
+                                                      capstones))
+            for slug, track in tracks:
                 for index, page in enumerate(track):
-                    _write_exercise(out, renderer, page, track, index)
+                    _write_exercise(out, renderer, page, track, index, capstones.get(slug))
+            if capstone:
+                _write_capstone(out, renderer, capstone, dict(tracks).get(capstone.capstone.track))
             # Isolation needs every cross-origin file to opt in (CORP/CORS); a CDN's Pyodide may not.
             write_service_worker(out, (options.project_root / "site" / "js" / "service-worker.js").read_text(),
                                  asset_urls, isolate=options.pyodide_url is None)
-    except (ExerciseError, DistError, MathUnavailable, NodeError) as exc:
+    except (ExerciseError, DistError, MathUnavailable, NodeError, CorpusError) as exc:
         raise BuildError(str(exc)) from None
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
     return BuildReport(len(pages), time.perf_counter() - started, validator.validated, validator.from_cache,
                        cache_warning)
+
+
+def _load_capstone(exercises_dir):
+    try:
+        return load_capstone_page(exercises_dir, render_markdown)
+    except MarkdownError as exc:
+        raise ExerciseError(exercises_dir / "capstone" / "statement.md", exc.message, exc.line) from None
+
+
+def _write_capstone(out, renderer, capstone, track):
+    """capstone/index.html and its data; it comes after the last step of its track."""
+    write_capstone_data(out, capstone)
+    html = renderer.capstone(capstone.capstone, statement_html=capstone.statement_html, used=capstone.used,
+                             prev_exercise=track[-1].exercise if track else None)
+    _write(out / "capstone" / "index.html", html)
 
 
 def _python_files(out, pyodide_files, grader_files_url):
@@ -152,7 +174,8 @@ def _tracks(pages):
     return [(slug, list(group)) for slug, group in groupby(ordered, key=lambda p: p.exercise.track)]
 
 
-def _write_exercise(out, renderer, page, track, index):
+def _write_exercise(out, renderer, page, track, index, capstone):
+    """capstone: the track's capstone (linked from its last step) or None."""
     exercise = page.exercise
     folder = out / "exercises" / exercise.id
     html = renderer.exercise(
@@ -160,6 +183,7 @@ def _write_exercise(out, renderer, page, track, index):
         test_names=page.test_names, used=page.used,
         prev_exercise=track[index - 1].exercise if index > 0 else None,
         next_exercise=track[index + 1].exercise if index + 1 < len(track) else None,
+        capstone=capstone if index + 1 == len(track) else None,
     )
     _write(folder / "index.html", html)
     _write(folder / "grading.json", json.dumps(grading_data(exercise, page.test_names, page.used)))

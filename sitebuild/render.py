@@ -70,20 +70,29 @@ class Renderer:
         self.env.globals["python_files"] = list(python_files)
         self.env.filters["track_title"] = track_title
 
-    def index(self, tracks):
-        """tracks: [(slug, [Exercise, ...] ordered by step)], ordered for display."""
+    def index(self, tracks, capstones=None):
+        """tracks: [(slug, [Exercise, ...] ordered by step)], ordered for display; capstones: {slug: Capstone}, each
+        listed at the end of its track."""
         everything = [exercise for _, exercises in tracks for exercise in exercises]
         return self.env.get_template("index.html").render(
-            root="", preload_python=False, tracks=[(slug, exercises, track_parts(exercises), common_tags(exercises))
-                             for slug, exercises in tracks],
+            root="", preload_python=False, capstones=capstones or {},
+            tracks=[(slug, exercises, track_parts(exercises), common_tags(exercises)) for slug, exercises in tracks],
             all_tags=tag_counts(everything), first=everything[0], total=len(everything))
 
-    def exercise(self, exercise, *, statement_html, hints_html, test_names, used, prev_exercise, next_exercise):
-        """used: the exercises it builds on, dependencies first (listed as "In scope")."""
+    def exercise(self, exercise, *, statement_html, hints_html, test_names, used, prev_exercise, next_exercise,
+                 capstone=None):
+        """used: the exercises it builds on, dependencies first (listed as "In scope"); capstone: the track's
+        capstone, linked from its last step."""
         return self.env.get_template("exercise.html").render(
             root="../../", preload_python=True, exercise=exercise, statement_html=Markup(statement_html),
             hints_html=[Markup(h) for h in hints_html], test_names=test_names, used=used,
-            prev=prev_exercise, next=next_exercise,
+            prev=prev_exercise, next=next_exercise, capstone=capstone,
             starter_json=starter_json(exercise.starter),
             try_example=example_calls(exercise.statement, exercise.entry),
         )
+
+    def capstone(self, capstone, *, statement_html, used, prev_exercise):
+        """The capstone page (capstone/index.html): used: the exercises it needs, dependencies first."""
+        return self.env.get_template("capstone.html").render(
+            root="../", preload_python=True, capstone=capstone, statement_html=Markup(statement_html), used=used,
+            prev=prev_exercise)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
+from grader.capstone import capstone_steps, corpus_text, load_capstone
 from grader.core.engine import GradingSpec, load_tests
 from grader.exercise import load_all, load_exercise
 from grader.pyodide.dist import PYODIDE_VERSION
@@ -252,7 +253,8 @@ def test_self_hosted_pyodide(tmp_path):
     precache = service_worker_build(out)
     assert precache["isolate"] is True
     assert sorted(precache["files"]) == sorted(
-        [url for url in precache["files"] if url.startswith("assets/")] + [f"pyodide/{name}" for name in fetched])
+        [url for url in precache["files"] if url.startswith(("assets/", "capstone/"))]
+        + [f"pyodide/{name}" for name in fetched])
     for path, digest in precache["files"].items():
         if path.startswith("pyodide/"):
             assert hashlib.sha256((out / path).read_bytes()).hexdigest()[:16] == digest, path
@@ -288,13 +290,46 @@ def test_service_worker_precaches_every_page_and_asset(site, exercises):
         expected_pages |= {f"exercises/{exercise.id}/", f"exercises/{exercise.id}/grading.json"}
         if exercise.reveal_solution == "after-pass":
             expected_pages.add(f"exercises/{exercise.id}/solution.py")
+    expected_pages |= {"capstone/", "capstone/capstone.json"}
     assert set(build["pages"]) == expected_pages
     for url, digest in build["pages"].items():
         path = site / (url + "index.html" if url.endswith("/") else url)
         assert hashlib.sha256(path.read_bytes()).hexdigest()[:16] == digest, url
+    capstone_data = {p.relative_to(site).as_posix() for p in (site / "capstone").glob("*")
+                     if p.suffix in (".txt", ".npz")}
     assert {url.split("?")[0] for url in build["files"]} == {
-        p.relative_to(site).as_posix() for p in (site / "assets").rglob("*") if p.is_file() and p.suffix != ".map"}
+        p.relative_to(site).as_posix() for p in (site / "assets").rglob("*") if p.is_file() and p.suffix != ".map"
+    } | capstone_data
+    for url, digest in build["files"].items():
+        if url.startswith("capstone/"):  # versioned by the hash of their content, as the assets
+            content = (site / url.split("?")[0]).read_bytes()
+            assert url.endswith(f"?v={digest}") and digest == hashlib.sha256(content).hexdigest()[:16]
     assert "<link rel=\"preload\"" not in page_of(site, "sinusoidal_pe"), "nothing preloaded from a CDN"
+
+
+def test_capstone_page_and_its_data(site, exercises):
+    capstone = load_capstone()
+    data = json.loads((site / "capstone" / "capstone.json").read_text())
+    used = capstone_steps(capstone)
+    assert [step["exercise_id"] for step in data["uses"]] == [step.id for step in used]
+    assert data["uses"][0]["reference"] == used[0].solution
+    assert data["config"] == capstone.session_config()
+    assert re.fullmatch(r"capstone/corpus\.txt\?v=[0-9a-f]{16}", data["text"])
+    assert (site / "capstone" / "corpus.txt").read_text() == corpus_text(capstone)
+    if capstone.weights is None:
+        assert data["weights"] is None
+    else:
+        assert (site / data["weights"].split("?")[0]).read_bytes() == capstone.weights.read_bytes()
+
+    page = (site / "capstone" / "index.html").read_text()
+    assert f'data-capstone="{capstone.track}"' in page and f"<h1>{capstone.title}</h1>" in page
+    assert re.findall(r'<li data-exercise-id="([a-z_]+)"', page) == [step.id for step in used]
+    last = max((e for e in exercises if e.track == capstone.track), key=lambda e: e.step)
+    assert f'<a rel="prev" href="../exercises/{last.id}/">' in page
+    # Linked at the end of its track on the index, and from the track's last step only.
+    index = (site / "index.html").read_text()
+    assert index.index('href="capstone/"') > index.index(f'href="exercises/{last.id}/"')
+    assert [e.id for e in exercises if 'class="to-capstone"' in page_of(site, e.id)] == [last.id]
 
 
 # --- Statement Markdown ---

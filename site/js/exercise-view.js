@@ -211,7 +211,7 @@ export function mountExercise(runner) {
   window.addEventListener("pagehide", noteInterruptedRun);
 
   function showResults(report, interruption, source) {
-    const next = document.querySelector("#track-nav a[rel=next]");
+    const next = document.querySelector("#track-nav a[rel=next], #track-nav a.to-capstone");
     const extra = report.passed ? successPanel({
       attempts: Math.max(attempts(), 1),
       next: next && { href: next.href, title: next.querySelector(".nav-title")?.textContent ?? next.textContent },

@@ -2,7 +2,7 @@
 // worker) once per document, as soon as any page opens, so that Python is warm by
 // the time the learner reaches an exercise; in-page navigation then keeps this
 // document, and the runtime, while the learner moves between pages. With Save-Data on,
-// the index downloads no Python: the runtime starts with the first exercise page.
+// the index downloads no Python: the runtime starts with the first exercise page (or the capstone).
 import { addCopyButtons } from "./copy-buttons.js";
 import { mountIndex } from "./index-view.js";
 import { mountPaneSplit } from "./pane-split.js";
@@ -26,7 +26,8 @@ const runtimeStatus = new RuntimeStatus();
 let offlineReady = false;
 let runner = null;
 
-if (body.dataset.exerciseId !== undefined || !navigator.connection?.saveData) startRuntime();
+const needsPython = body.dataset.exerciseId !== undefined || body.dataset.capstone !== undefined;
+if (needsPython || !navigator.connection?.saveData) startRuntime();
 
 function startRuntime() {
   if (runner !== null) return runner;
@@ -65,6 +66,7 @@ startNavigation(siteRoot, {
 function mount() {
   mountThemeSwitch();
   const unwatchScrollBoxes = watchScrollBoxes(document.getElementById("main"));
+  if (body.dataset.capstone !== undefined) return mountCapstonePage(unwatchScrollBoxes);
   if (body.dataset.exerciseId === undefined) {
     const unmountIndex = mountIndex();
     return () => {
@@ -86,6 +88,22 @@ function mount() {
     left = true;
     unmountExercise?.();
     unmountTabs();
+    unwatchScrollBoxes();
+  };
+}
+
+// The capstone's code (its panels and sessions) loads with its page only.
+function mountCapstonePage(unwatchScrollBoxes) {
+  startRuntime();
+  runtimeStatus.show();
+  let unmountCapstone = null;
+  let left = false;
+  import("./capstone-view.js").then(({ mountCapstone }) => {
+    if (!left) unmountCapstone = mountCapstone(runner);
+  });
+  return () => {
+    left = true;
+    unmountCapstone?.();
     unwatchScrollBoxes();
   };
 }

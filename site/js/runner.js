@@ -21,7 +21,7 @@ const SPARES = 2;
 const SPARE_DELAY_MS = 1000;
 // How long Python may take to act on a KeyboardInterrupt before its worker is terminated. A loaded
 // machine (a phone, or a spare worker booting beside the run) can take several hundred ms to answer.
-const INTERRUPT_GRACE_MS = 1000;
+export const INTERRUPT_GRACE_MS = 1000;
 export const LOADING = "Loading Python…"; // until Python first starts (worker.js says it too)
 export const READY = "Ready";
 const STOPPED = ["error", "Stopped: you pressed Stop before the tests finished."];
@@ -100,6 +100,20 @@ export class Runner {
     if (this.run === null) return false;
     this.run.end(STOPPED);
     return true;
+  }
+
+  /**
+   * A fresh worker for a use of its own (the capstone's session, capstone-session.js), once it is booted; the
+   * caller terminates it. It leaves the spares at once, so that no run takes it.
+   */
+  lendWorker() {
+    if (this.fresh.length === 0) this.boot();
+    const worker = this.fresh.shift();
+    this.topUp();
+    return worker.ready.then(() => worker, (err) => {
+      worker.terminate();
+      throw err;
+    });
   }
 
   /** Resolves once the runs asked for so far are over. */
@@ -460,7 +474,7 @@ function withPlace(message, where) {
 // softmax (step 5), in f" when it has `earlier` (an earlier step's label), "Stopped in the reference softmax
 // (step 5)" when it has only that; null when `where` is missing or not that shape (the learner's code
 // can post messages of its own).
-function describePlace(where) {
+export function describePlace(where) {
   if (typeof where !== "object" || where === null) return null;
   const earlier = typeof where.earlier === "string" ? text(where.earlier, 200) : null;
   if (!Number.isInteger(where.line)) return earlier && `Stopped in ${earlier}, which this step uses.`;

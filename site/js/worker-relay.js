@@ -7,6 +7,8 @@
 // page receives few messages whatever the code does. Past the budget the grading worker is
 // terminated and the page gets {type: "flooded"}. The grading worker's uncaught errors reach the
 // page as {type: "worker-error", message}. The page terminates this worker, and with it the other.
+// A session (the capstone page) lasts as long as the learner trains: its budget is per call, renewed by
+// each "session-call" from the page, which makes one short call at a time.
 import { MessageBudget } from "./message-budget.js";
 
 export const RELAY_NAME = "relay";
@@ -15,7 +17,7 @@ const BATCH_MS = 20;
 /** Relays between the page and a grading worker started from `graderUrl`. */
 export function relay(graderUrl) {
   const grader = new Worker(graderUrl);
-  const budget = new MessageBudget();
+  let budget = new MessageBudget();
   let ready = false;
   let batch = [];
   let flushTimer = null;
@@ -27,7 +29,10 @@ export function relay(graderUrl) {
     batch = [];
   };
 
-  self.onmessage = ({ data }) => grader.postMessage(data);
+  self.onmessage = ({ data }) => {
+    if (data?.type === "session-call") budget = new MessageBudget();
+    grader.postMessage(data);
+  };
   grader.onmessage = ({ data }) => {
     if (!ready) {
       ready = data?.type === "ready";

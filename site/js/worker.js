@@ -17,6 +17,13 @@
 // {output: the rest, error}, and "stuck" {where} when a KeyboardInterrupt sent through the
 // interrupt buffer reaches Python. The page owns the time limits and gives each run a new worker:
 // it terminates this one. The learner's code can post messages too: the page bounds what it takes.
+//
+// Session mode (the capstone page, see capstone-session.js): instead of one run, a worker can hold a
+// grader.core.capstone_session.Session built from the steps in `earlier`: page -> worker
+// {type:"session-start", runId, earlier, config, text, weights (ArrayBuffer|null)} -> "session-ready" {info}
+// | "session-error" {error, label}; then any number of {type:"session-call", runId, callId, method, args}
+// -> "session-result" {callId, value} | "session-error" {callId, error, label}. `label` names the step that
+// failed ("your adamw_step (step 28)"), or is null. "stuck" {where} works as in a run.
 
 import { relay, RELAY_NAME } from "./worker-relay.js";
 
@@ -26,7 +33,7 @@ const RAW_OUTPUT_LIMIT = 64_000; // like the CLI's cap on what a child writes to
 // The engine's events, plus what the code wrote around the engine's capture (e.g.
 // os.write(1, ...)) as an event attributed to no test.
 const GLUE = `
-import dataclasses, json, linecache, signal, sys
+import dataclasses, json, linecache, signal, sys, traceback
 import numpy  # imported while booting, not in the first run: hidden tests and most submissions use it
 from grader.core.engine import (
     SUBMISSION_FILENAME, EarlierStep, GradingSpec, InProcessLearner, load_tests, run_tests, try_code,
@@ -96,10 +103,49 @@ def run(spec_json, source, earlier_json, post, take_raw_output, post_stuck, firs
     raw_output = take_raw_output()
     if raw_output:
         emit({"event": "stdout", "text": raw_output, "test": None})
+
+session = None
+SESSION_METHODS = {"set_text", "init_weights", "load_weights", "weights_bytes", "train", "held_out_loss",
+                   "start_generation", "next_text"}
+
+def session_outcome(call):
+    """The result of call(): bytes as they are, anything else as JSON {"value"} or {"error", "label"}."""
+    from grader.core.capstone_session import StepFailed
+    try:
+        value = call()
+    except StepFailed as exc:
+        return json.dumps({"error": str(exc), "label": exc.label})
+    except ValueError as exc:  # bad input, e.g. a prompt character outside the vocabulary
+        return json.dumps({"error": str(exc), "label": None})
+    except Exception:  # a failure of the session itself: its traceback says where
+        return json.dumps({"error": "The session failed:\\n" + traceback.format_exc(), "label": None})
+    return value if isinstance(value, bytes) else json.dumps({"value": value})
+
+def session_start(earlier_json, config_json, text, weights, post_stuck):
+    def start():
+        global session
+        from grader.core.capstone_session import Session
+        report_where_stopped(post_stuck)
+        session = Session(load_earlier_steps(earlier_json), json.loads(config_json))
+        info = session.set_text(text)
+        if weights is not None:
+            info["weights"] = session.load_weights(weights.to_bytes())
+        return info
+    return session_outcome(start)
+
+def session_call(method, args_json, data):
+    if method not in SESSION_METHODS:
+        return json.dumps({"error": f"the session has no method {method!r}", "label": None})
+    args = json.loads(args_json)
+    if data is not None:
+        args = [data.to_bytes(), *args]
+    return session_outcome(lambda: getattr(session, method)(*args))
 `;
 
 let runGrade = null;
 let runTry = null;
+let startSession = null;
+let callSession = null;
 let rawOutput = "";
 let sendOutput = null; // during "try": posts what was printed since it last did
 const decoder = new TextDecoder();
@@ -120,6 +166,10 @@ function serve({ data }) {
     gradeRun(data);
   } else if (data.type === "try") {
     tryRun(data);
+  } else if (data.type === "session-start") {
+    sessionStart(data);
+  } else if (data.type === "session-call") {
+    sessionCall(data);
   }
 }
 
@@ -158,6 +208,8 @@ async function init({ pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule, s
   if (!bytecode && makeBytecode) postToPage({ type: "bytecode", files: collectBytecode(pyodide) });
   runGrade = namespace.get("run");
   runTry = namespace.get("try_calls");
+  startSession = namespace.get("session_start");
+  callSession = namespace.get("session_call");
   withholdPersistence();
   return boot;
 }
@@ -342,6 +394,48 @@ function tryRun({ runId, source, calls, earlier = [] }) {
   }
   sendOutput = null;
   postToPage({ type: "tried", runId, output: takeRawOutput().slice(sent), error });
+}
+
+function sessionStart({ runId, earlier, config, text, weights }) {
+  const postStuck = (json) => postToPage({ type: "stuck", runId, where: JSON.parse(json) });
+  const bytes = weights ? new Uint8Array(weights) : null;
+  const answer = sessionAnswer(() => startSession(JSON.stringify(earlier), JSON.stringify(config), text, bytes,
+    postStuck));
+  postToPage(answer.type === "session-result"
+    ? { type: "session-ready", runId, info: answer.value }
+    : { ...answer, runId });
+}
+
+// `args`: JSON values, except that the first may be binary (an ArrayBuffer or a typed array: load_weights' data).
+function sessionCall({ runId, callId, method, args = [] }) {
+  const [first, ...rest] = args;
+  const binary = first instanceof ArrayBuffer || ArrayBuffer.isView(first);
+  const data = !binary ? null
+    : ArrayBuffer.isView(first) ? new Uint8Array(first.buffer, first.byteOffset, first.byteLength)
+    : new Uint8Array(first);
+  const answer = sessionAnswer(() => callSession(String(method), JSON.stringify(binary ? rest : args), data));
+  postToPage({ ...answer, runId, callId });
+}
+
+// {type: "session-result", value} or {type: "session-error", error, label} from what the glue returned (bytes
+// arrive as a proxy: they go to the page as a Uint8Array). What the session's steps printed is dropped.
+function sessionAnswer(call) {
+  rawOutput = "";
+  let outcome;
+  try {
+    outcome = call();
+  } catch (err) {
+    return { type: "session-error", error: describeFailure(err), label: null };
+  } finally {
+    takeRawOutput();
+  }
+  if (typeof outcome !== "string") {
+    const bytes = outcome.toJs();
+    outcome.destroy();
+    return { type: "session-result", value: bytes };
+  }
+  const { value, error, label } = JSON.parse(outcome);
+  return error === undefined ? { type: "session-result", value } : { type: "session-error", error, label };
 }
 
 function takeRawOutput() {

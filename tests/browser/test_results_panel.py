@@ -111,12 +111,13 @@ def test_success_panel_and_what_survives_a_reload(open_exercise, page):
     assert run_and_wait(page).startswith("6/6 tests passed")
     assert panel.locator(".success-attempts").inner_text() == "Solved after 2 runs of the tests."
 
-    # The track's last step (reached in-page, so Python stays warm): no next step.
+    # The track's last step (reached in-page, so Python stays warm): its next step is the track's capstone.
     last = max((e for e in load_all(EXERCISES) if e.track == "build-gpt"), key=lambda e: e.step).id
     page.evaluate("id => { const a = document.querySelector('#track-nav a'); a.href = `../${id}/`; a.click(); }", last)
     page.wait_for_function("id => document.body.dataset.exerciseId === id && window.editorView", arg=last)
     set_code(page, (EXERCISES / last / "solution.py").read_text())
     run_and_wait(page)
     assert page.locator("#results .summary.passed").count() == 1
-    assert panel.locator(".track-complete").inner_text() == "Track complete: this was its last step."
-    assert panel.locator(".next-step").count() == 0
+    assert panel.locator(".next-step").inner_text() == "Next step → Your GPT learns"
+    assert panel.locator(".next-step").get_attribute("href").endswith("/capstone/")
+    assert panel.locator(".track-complete").count() == 0
