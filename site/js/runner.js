@@ -179,12 +179,14 @@ export class Runner {
   }
 
   // Boots one worker at a time until the next run's worker and the spares exist; while a run is in
-  // flight, only when nothing else is left, and then after SPARE_DELAY_MS.
+  // flight, only when nothing else is left, and then after SPARE_DELAY_MS. Before the first run, the
+  // worker that makes the snapshot also waits SPARE_DELAY_MS: a learner who runs as soon as Python is
+  // ready gets the first verdict with the CPU to itself.
   topUp() {
     if (this.fresh.length >= this.workersWanted() || this.fresh.some((worker) => worker.isBooting)) return;
-    if (this.run === null) {
+    if (this.run === null && (this.hasRun || this.fresh.length === 0)) {
       this.boot();
-    } else if (this.fresh.length === 0 && this.spareTimer === null) {
+    } else if ((this.fresh.length === 0 || !this.hasRun) && this.spareTimer === null) {
       this.spareTimer = setTimeout(() => this.boot(), SPARE_DELAY_MS);
     }
   }

@@ -1,6 +1,6 @@
 """The page grades like the CLI.
 
-1. Submissions graded by window.gradeSubmission and by `python -m grader check --json`
+1. Submissions graded by window.gradeSubmission and offline as `python -m grader check --json` grades them
    get the same status per test, the same `passed`, an error in the same cases and
    the same printed output, in all and test by test.  Correct code that touches
    state the page's single interpreter shares with the hidden tests passes in both.
@@ -26,8 +26,13 @@ from corpus_cases import load_cases, problems
 from grader import node as nodejs
 from grader.core.engine import GradingSpec, grade, run_tests
 from grader.core.report import MESSAGE_LIMIT, STDOUT_LIMIT, InvalidEvent, ReportBuilder
+from grader.checker.sandbox import Sandbox
+from grader.checker.supervisor import Grader, Limits
+from grader.cli import importable_as_in_the_browser
+from grader.exercise import load_exercise
+from grader.track import reference_steps
 from page_helpers import (EXERCISES, HONEST_SUBMISSIONS, ROOT, SOLUTION, STACK_OVERFLOW, TEST_NAMES, grade_in_page,
-                          grade_with_cli, set_time_limit, verdict)
+                          set_time_limit, verdict)
 
 EXERCISE = EXERCISES / "sinusoidal_pe"
 TIME_LIMIT = 3
@@ -99,12 +104,26 @@ def submissions():
     return cases, page_only
 
 
-def test_page_and_cli_give_the_same_verdicts(open_exercise, tmp_path):
+def graded_offline(cases):
+    """{name: report} as `python -m grader check sinusoidal_pe FILE --timeout TIME_LIMIT --json` grades each case
+    (its limits, import rule and sandbox), two at a time in one process: the CLI's own output is
+    tests/test_cli_check.py's, and a process per case would cost more than the grading."""
+    exercise = load_exercise("sinusoidal_pe")
+    sandbox = Sandbox("auto", hide=[exercise.path])
+    try:
+        limits = Limits(time_limit=TIME_LIMIT, test_limit=exercise.test_time_limit,
+                        importable=importable_as_in_the_browser())
+        grader = Grader(exercise.grading_spec(), limits, sandbox, earlier=reference_steps(exercise))
+        return dict(grader.grade_all(cases.items(), 2))
+    finally:
+        sandbox.close()
+
+
+def test_page_and_cli_give_the_same_verdicts(open_exercise):
     cases, page_only = submissions()
     corpus = {case.path.name: case for case in load_cases("sinusoidal_pe")}
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        cli = {name: pool.submit(grade_with_cli, source, tmp_path, name, time_limit=TIME_LIMIT)
-               for name, source in cases.items()}
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        offline = pool.submit(graded_offline, cases)
         page = open_exercise()
         set_time_limit(page, TIME_LIMIT)
         browser, seconds = {}, {}
@@ -112,9 +131,10 @@ def test_page_and_cli_give_the_same_verdicts(open_exercise, tmp_path):
             started = time.monotonic()
             browser[name] = grade_in_page(page, source)
             seconds[name] = time.monotonic() - started
+        cli = offline.result()
         mismatches = {}
         for name in cases.keys() - ENDS_THE_RUNTIME.keys():
-            expected, got = verdict(cli[name].result()), verdict(browser[name])
+            expected, got = verdict(cli[name]), verdict(browser[name])
             if got != expected:
                 mismatches[name] = {"cli": expected, "browser": got, "browser error": browser[name]["error"]}
     assert not mismatches, json.dumps(mismatches, indent=1, ensure_ascii=False)
@@ -129,7 +149,7 @@ def test_page_and_cli_give_the_same_verdicts(open_exercise, tmp_path):
         assert verdict(browser[name])["statuses"] == statuses
     for name in MISSING_FROM_PYODIDE:
         messages = [(report["error"], [t["message"] for t in report["tests"]])
-                    for report in (browser[name], cli[name].result())]
+                    for report in (browser[name], cli[name])]
         assert messages[0] == messages[1] and "No module named" in str(messages[0]), name
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PYTHON_READY_MS
+from conftest import PYTHON_READY_MS, wait_until_ready
 from page_helpers import (INFINITE_LOOP, SOLUTION, TEST_NAMES, grade_in_page, grade_with_cli, run_and_wait, set_code,
                           set_time_limit, show_pane, shown_results, start_runaway_run, verdict, wait_for_results)
 
@@ -31,6 +31,7 @@ def open_warm(page, base_url):
     """Open the exercise, grade once (the runner keeps spares once the page has run code), and wait until the
     next run's interpreter and its spares are booted."""
     page.goto(f"{base_url}/exercises/sinusoidal_pe/")
+    wait_until_ready(page)
     assert grade_in_page(page, SOLUTION)["passed"]
     page.wait_for_function("window.runner.isWarm()", timeout=PYTHON_READY_MS)
     return page
