@@ -4,7 +4,7 @@
 // Runner and owned by this client until end(). The page makes one short call at a time (a few training
 // steps, a few characters), so stopping between calls is immediate; a call over its time limit ends the
 // worker, and the error says where Python was (the interrupt buffer, as for a run).
-import { describePlace, INTERRUPT_GRACE_MS } from "./runner.js";
+import { INTERRUPT_GRACE_MS, withPlace } from "./runner.js";
 
 // Far above what one call of the page takes (well under a second on a laptop), low enough that a step stuck
 // in a loop does not leave the learner waiting long.
@@ -98,9 +98,8 @@ export class SessionClient {
     if (!pending) return;
     const stop = (where) => {
       if (this.ended) return;
-      const place = describePlace(where);
       const message = `${what} took more than ${limitSeconds} s, so the page stopped Python.`;
-      this.fail(new SessionError(place ? `${message}\n${place}` : message, where?.earlier ?? null, true));
+      this.fail(new SessionError(withPlace(message, where), where?.earlier ?? null, true));
     };
     if (this.worker.interrupt()) {
       pending.stuck = stop;

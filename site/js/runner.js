@@ -467,7 +467,7 @@ class TryRun extends Run {
   }
 }
 
-function withPlace(message, where) {
+export function withPlace(message, where) {
   const place = describePlace(where);
   return place ? `${message}\n${place}` : message;
 }
@@ -476,7 +476,7 @@ function withPlace(message, where) {
 // softmax (step 5), in f" when it has `earlier` (an earlier step's label), "Stopped in the reference softmax
 // (step 5)" when it has only that; null when `where` is missing or not that shape (the learner's code
 // can post messages of its own).
-export function describePlace(where) {
+function describePlace(where) {
   if (typeof where !== "object" || where === null) return null;
   const earlier = typeof where.earlier === "string" ? text(where.earlier, 200) : null;
   if (!Number.isInteger(where.line)) return earlier && `Stopped in ${earlier}, which this step uses.`;
