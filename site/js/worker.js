@@ -176,8 +176,11 @@ function serve({ data }) {
 async function init({ pyodideUrl, graderFilesUrl, bytecodeUrl, interruptBuffer, wasmModule, snapshot,
   makeSnapshot }) {
   status("Loading Python…");
+  // Compiling the WebAssembly module starts first: V8 compiles it on its own threads while this one
+  // evaluates pyodide.asm.js.
+  const compiled = wasmModule ? Promise.resolve(wasmModule) : compileWasm(pyodideUrl);
   importScripts(new URL("pyodide.js", pyodideUrl).href, new URL("pyodide.asm.js", pyodideUrl).href);
-  instantiateWasmHere(pyodideUrl, wasmModule);
+  instantiateWasmHere(pyodideUrl, compiled);
   const filesRequest = fetch(graderFilesUrl);
   const bytecode = bytecodeUrl ? downloadBytecode(bytecodeUrl) : null;
   const { pyodide, boot } = await bootPython(pyodideUrl, snapshot, makeSnapshot);
@@ -304,30 +307,32 @@ function withholdPersistence() {
 // Pyodide 0.27's loadPyodide() compiles pyodide.asm.wasm in every worker and has no option to
 // pass a compiled module; when instantiating fails (e.g. a snapshot whose memory is too small) it
 // logs a warning and never settles. Its Emscripten settings take an instantiateWasm hook, so the
-// factory pyodide.asm.js defines is wrapped, and this worker instantiates the module itself: the
-// one an earlier worker of the page compiled (`wasmModule`), which skips the compilation, or one it
-// compiles and sends to the page for the next workers. A failure rejects the boot in progress
+// factory pyodide.asm.js defines is wrapped, and this worker instantiates the module itself (`compiled`):
+// the one an earlier worker of the page compiled, which skips the compilation, or one it compiles (again,
+// if that failed) and sends to the page for the next workers. A failure rejects the boot in progress
 // (see loadPython). Checked against this version (see runner.js).
 let failBoot = () => {};
 
-function instantiateWasmHere(pyodideUrl, wasmModule) {
+function instantiateWasmHere(pyodideUrl, compiled) {
   const createModule = self._createPyodideModule;
   if (typeof createModule !== "function") return; // another Pyodide: boot as it does by default
   self._createPyodideModule = (settings) => {
     if (typeof settings.instantiateWasm !== "function") return createModule(settings);
     settings.instantiateWasm = (imports, receive) => {
-      const compile = () => WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", pyodideUrl)))
-        .then((module) => {
-          postToPage({ type: "wasm-module", module });
-          wasmModule = module;
-          return WebAssembly.instantiate(module, imports);
-        });
-      const instance = wasmModule ? WebAssembly.instantiate(wasmModule, imports).catch(compile) : compile();
-      instance.then((created) => receive(created, wasmModule), (err) => failBoot(err));
+      const instantiate = (module) => WebAssembly.instantiate(module, imports)
+        .then((created) => receive(created, module));
+      compiled.then(instantiate, () => compileWasm(pyodideUrl).then(instantiate)).catch((err) => failBoot(err));
       return {};
     };
     return createModule(settings);
   };
+}
+
+// Pyodide's WebAssembly module, compiled here and handed to the page for its next workers.
+function compileWasm(pyodideUrl) {
+  const compiled = WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", pyodideUrl)));
+  compiled.then((module) => postToPage({ type: "wasm-module", module }), () => {});
+  return compiled;
 }
 
 // loadPyodide(options), rejected also when instantiating the WebAssembly module fails.
