@@ -4,11 +4,13 @@ From `--exercise` given once or more, or from an assignment file (TOML):
 
     title = "Week 3"            # optional
     file_pattern = "{id}.py"    # optional: a student's file for each exercise
+    visibility = "visible"      # optional: when Gradescope shows a test (see VISIBILITIES)
 
     [[exercise]]
     id = "softmax"              # an exercise id, or a path to an exercise folder
     weight = 2                  # optional (default 1): its points count this many times in the total
     file = "my_softmax.py"      # optional: this exercise's file in each student's folder
+    visibility = "hidden"       # optional: for every test of this exercise, over its exercise.toml's [visibility]
 
 Problems are `AssignmentError`s naming the file and line.
 """
@@ -18,11 +20,12 @@ import re
 import tomllib
 from pathlib import Path
 
-from grader.exercise import ExerciseError, load_exercise
+from grader.exercise import VISIBILITIES, ExerciseError, load_exercise
 
 DEFAULT_FILE_PATTERN = "{id}.py"
-ASSIGNMENT_KEYS = ("title", "file_pattern", "exercise")
-EXERCISE_KEYS = ("id", "weight", "file")
+ASSIGNMENT_KEYS = ("title", "file_pattern", "visibility", "exercise")
+EXERCISE_KEYS = ("id", "weight", "file", "visibility")
+DEFAULT_VISIBILITY = "visible"
 MAX_WEIGHT = 1e6  # weights times points stay far from overflowing a total
 
 
@@ -35,15 +38,22 @@ class Part:
     exercise: object   # grader.exercise.Exercise
     weight: float
     file_name: str     # in each student's folder
+    visibility: str = None  # for all its tests in Gradescope, over the exercise's own [visibility]
 
 
 @dataclasses.dataclass(frozen=True)
 class Assignment:
     title: str
     parts: tuple
+    visibility: str = DEFAULT_VISIBILITY  # of a test neither its [[exercise]] nor its exercise.toml sets
 
     def part(self, exercise_id):
         return next(part for part in self.parts if part.exercise.id == exercise_id)
+
+    def test_visibility(self, exercise_id, test_name):
+        """When Gradescope shows this test: its [[exercise]]'s visibility, else its exercise.toml's, else ours."""
+        part = self.part(exercise_id)
+        return part.visibility or part.exercise.visibility.get(test_name, self.visibility)
 
 
 def from_exercises(names, file_pattern=DEFAULT_FILE_PATTERN):
@@ -76,6 +86,8 @@ def load_assignment(path):
     for key, value in (("title", title), ("file_pattern", pattern)):
         if not isinstance(value, str) or not value.strip():
             raise error(f"{key} should be a non-empty string, not {value!r}", _line_of(text, key))
+    visibility = _visibility(raw.get("visibility", DEFAULT_VISIBILITY), "visibility",
+                             lambda message: error(message, _line_of(text, "visibility")))
     entries = raw.get("exercise")
     if not isinstance(entries, list) or not entries:
         raise error("lists no exercise: add an [[exercise]] table with an id for each")
@@ -84,7 +96,7 @@ def load_assignment(path):
         line = headers[number] if number < len(headers) else None
         parts.append(_part(entry, pattern, path, lambda message, line=line: error(message, line)))
     _check_unique(parts, str(path))
-    return Assignment(title, tuple(parts))
+    return Assignment(title, tuple(parts), visibility)
 
 
 def _part(entry, pattern, path, error):
@@ -109,7 +121,16 @@ def _part(entry, pattern, path, error):
         file_name = _file_name(pattern, exercise.id, "file_pattern", error)
     elif not _is_file_name(file_name):
         raise error(f"file of {name!r} should be a file name without a folder, not {file_name!r}")
-    return Part(exercise, weight, file_name)
+    visibility = entry.get("visibility")
+    if visibility is not None:
+        visibility = _visibility(visibility, f"visibility of {name!r}", error)
+    return Part(exercise, weight, file_name, visibility)
+
+
+def _visibility(value, what, error):
+    if value not in VISIBILITIES:
+        raise error(f"{what} should be one of {', '.join(VISIBILITIES)}, not {value!r}")
+    return value
 
 
 def _file_name(pattern, exercise_id, where, error=None):

@@ -48,6 +48,7 @@ from grader.spreadsheet import safe_cell
 from grader.submission import SubmissionError, decode_source, display, file_kind, read_bytes, read_submission
 from grader.text import json_escaped, printable
 from grader.track import reference_steps
+from grader.uploads import locate
 
 CSV_FIRST_COLUMNS = ("submission", "passed", "score", "max_score", "error")  # then a column per hidden test
 CSV_LAST_COLUMNS = ("exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version")
@@ -65,11 +66,15 @@ class Submission:
     path: str          # the file graded
     inner: str = None  # for a learner's folder: the graded file's name within it
     folder: str = None  # the class folder: `path` is read from it without following a link
+    search: tuple = ()  # an upload: `path` is the student's folder, searched for these names (grader/uploads.py)
 
     def read(self):
         """(sha256 of the file's bytes, its text); SubmissionError with the reason it cannot be graded."""
-        data = read_submission(self.path, self.folder)
-        return hashlib.sha256(data).hexdigest(), decode_source(data, self.path)
+        path = self.path
+        if self.search:
+            path = os.path.join(path, locate(path, self.search) or self.search[0])
+        data = read_submission(path, self.folder)
+        return hashlib.sha256(data).hexdigest(), decode_source(data, path)
 
     def reason(self, error):
         return f"{self.inner}: {error.reason}" if self.inner else error.reason
@@ -462,7 +467,8 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
     [(name, why not graded)]).
     """
     if student is not None:
-        learners, not_graded, by_student = _student_files(student, os.fspath(folder), assignment, folder), [], True
+        learners, not_graded, by_student = _student_files(student, os.fspath(folder), assignment, folder,
+                                                          upload=True), [], True
     elif by_student:
         learners, not_graded = find_students(folder, assignment)
     else:
@@ -474,7 +480,7 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
         exercise = exercises[part.exercise.id] = part.exercise
         earlier[exercise.id] = reference_steps(exercise)  # offline the steps it uses are the references
         test_names = load_test_names(exercise.grading_spec())
-        exercise.check_points(test_names)
+        exercise.check_test_names(test_names)
         graded[exercise.id] = Graded(_tests_sha256(exercise, earlier[exercise.id]), test_names,
                                      _points(exercise, test_names))
     with ResultsFile(out) as results, executor:
@@ -560,8 +566,12 @@ def find_students(folder, assignment):
     return learners, not_graded
 
 
-def _student_files(name, path, assignment, folder):
-    """A Learner for each exercise's file in the student's folder `path`, read from `folder`."""
+def _student_files(name, path, assignment, folder, upload=False):
+    """A Learner for each exercise's file in the student's folder `path`, read from `folder`; an `upload`'s
+    nested folders are searched for a file not at its top."""
+    if upload:
+        return [Learner(part.exercise.id, Submission(name, path, display(part.file_name), folder, (part.file_name,)))
+                for part in assignment.parts]
     return [Learner(part.exercise.id, Submission(name, os.path.join(path, part.file_name), display(part.file_name),
                                                  folder)) for part in assignment.parts]
 

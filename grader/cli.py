@@ -11,14 +11,15 @@ from pathlib import Path
 
 from grader.assignment import AssignmentError, from_exercises, load_assignment
 from grader.batch import BatchError, Progress, read_records, run_batch, summarize
-from grader.pyodide.modules import BrowserModulesError, browser_modules
+from grader.pyodide.modules import BrowserModulesError, importable_modules
 from grader.checker.executors import ExecutorError, executor_address, make_executor
 from grader.checker.remote import DEFAULT_MEMORY_MB, Limits
 from grader.checker.sandbox import MODES, Sandbox, SandboxError
-from grader.checker.supervisor import Grader
+from grader.checker.supervisor import Grader, load_test_names
 from grader.core.engine import TestsError
 from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find_exercise, load_all, load_exercise
 from grader.outputs import Plan, class_results, gradescope, write_outputs
+from grader.gradescope_package import PackageError, build_autograder
 from grader.outputs.atomic import write_atomically
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 from grader.submission import SubmissionError, read_source
@@ -102,13 +103,21 @@ def _parser():
     _add_assignment_options(report)
     report.set_defaults(command=run_report)
 
-    scope = commands.add_parser("gradescope", help="inside Gradescope's autograder: grade the submission folder "
-                                                   "and write results.json")
+    scope = commands.add_parser("gradescope", help="build Gradescope's autograder zip (build), or grade inside it "
+                                                   "(run, the default): the submission folder into results.json",
+                                usage="python -m grader gradescope build (--assignment FILE | --exercise EXERCISE ...) "
+                                      "-o autograder.zip [limits]\n"
+                                      "       python -m grader gradescope [run] (--assignment FILE | --exercise "
+                                      "EXERCISE ...) [--submission DIR] [--results FILE] [limits]")
+    scope.add_argument("action", nargs="?", choices=("run", "build"), default="run",
+                       help="run (the default): grade the student's files inside Gradescope; build: write the "
+                            "autograder zip to upload to Gradescope")
     _add_assignment_options(scope)
-    scope.add_argument("--submission", type=Path, default=Path("/autograder/submission"), metavar="DIR",
-                       help="the student's files (default: /autograder/submission)")
-    scope.add_argument("--results", type=Path, default=Path("/autograder/results/results.json"), metavar="FILE",
-                       help="where to write results.json (default: /autograder/results/results.json)")
+    scope.add_argument("-o", "--output", type=Path, metavar="ZIP", help="build: where to write the autograder zip")
+    scope.add_argument("--submission", type=Path, metavar="DIR",
+                       help="run: the student's files (default: /autograder/submission)")
+    scope.add_argument("--results", type=Path, metavar="FILE",
+                       help="run: where to write results.json (default: /autograder/results/results.json)")
     _add_limit_options(scope)
     scope.set_defaults(command=run_gradescope)
 
@@ -234,7 +243,7 @@ def importable_as_in_the_browser():
     """The modules the page's Pyodide has, which are all a submission may import; None (any) when the
     Pyodide distribution cannot be read, with one warning line."""
     try:
-        return browser_modules()
+        return importable_modules()
     except BrowserModulesError as exc:
         print(f"warning: grading without the browser's import rule: {exc}; a submission importing a module "
               "that the page's Pyodide lacks (e.g. scipy) is not refused here as it is in the browser",
@@ -270,7 +279,7 @@ def run_check(args):
     sandbox = Sandbox(args.sandbox, hide=[exercise.path], warn=lambda text: print(text, file=sys.stderr))
     try:
         grader = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox, earlier=earlier)
-        exercise.check_points(grader.test_names)
+        exercise.check_test_names(grader.test_names)
         report = grader.grade(source)
     finally:
         sandbox.close()
@@ -327,21 +336,51 @@ def run_report(args):
 
 
 def run_gradescope(args):
-    """Grade one student's folder as a class of one, then write Gradescope's results.json from the record."""
+    wrong = [option for option, value, action in (("-o/--output", args.output, "build"),
+                                                  ("--submission", args.submission, "run"),
+                                                  ("--results", args.results, "run")) if value and action != args.action]
+    if wrong:
+        raise UsageError(f"gradescope {args.action} does not take {', '.join(wrong)}")
+    return (build_gradescope if args.action == "build" else grade_for_gradescope)(args)
+
+
+def build_gradescope(args):
+    """Write the autograder zip: setup.sh, run_autograder, the grader and the exercises (grader/gradescope_package.py)."""
+    if args.output is None:
+        raise UsageError("gradescope build needs -o FILE.zip, where to write the autograder")
     assignment = assignment_from(args)
-    if not args.submission.is_dir():
-        raise UsageError(f"{args.submission}: not a folder (Gradescope puts the student's files in "
+    for part in assignment.parts:  # a broken exercise is found here, not on Gradescope
+        part.exercise.check_test_names(load_test_names(part.exercise.grading_spec()))
+    options = [f"--{name.replace('_', '-')}={value}" for name, value in
+               (("timeout", args.timeout), ("test_timeout", args.test_timeout), ("memory", args.memory),
+                ("sandbox", args.sandbox)) if value is not None]
+    try:
+        names = build_autograder(assignment, args.output, options, importable_as_in_the_browser())
+    except PackageError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"Wrote {args.output} ({len(names)} files): upload it as the autograder of a Gradescope "
+          "programming assignment (Ubuntu base image)")
+    return EXIT_PASSED
+
+
+def grade_for_gradescope(args):
+    """Grade one student's folder as a class of one, then write Gradescope's results.json from the record."""
+    submission = args.submission or Path("/autograder/submission")
+    results = args.results or Path("/autograder/results/results.json")
+    assignment = assignment_from(args)
+    if not submission.is_dir():
+        raise UsageError(f"{submission}: not a folder (Gradescope puts the student's files in "
                          "/autograder/submission)")
     with tempfile.TemporaryDirectory() as work:
         out = Path(work) / "results.jsonl"
-        hidden = [part.exercise.path for part in assignment.parts] + [work, args.submission]
+        hidden = [part.exercise.path for part in assignment.parts] + [work, submission]
         executor = make_executor("local", os.cpu_count() or 1, args.sandbox, hide=hidden,
                                  warn=lambda text: print(text, file=sys.stderr))
-        records, _, _ = run_batch(assignment, args.submission, out, lambda exercise: limits_from(args, exercise),
+        records, _, _ = run_batch(assignment, submission, out, lambda exercise: limits_from(args, exercise),
                                   executor, False, Progress(show_exercise=True), student="submission")
     student, = class_results(records, Plan.of(assignment))
-    write_atomically(args.results, gradescope.render(student, Plan.of(assignment)))
-    print(f"{student.total:g}/{student.max_total:g} points; results: {args.results}")
+    write_atomically(results, gradescope.render(student, Plan.of(assignment)))
+    print(f"{student.total:g}/{student.max_total:g} points; results: {results}")
     # A file that is there but refused (a link, a FIFO, not UTF-8, ...) is a problem to see: exit 2, after
     # results.json (0 points for it, with the reason) is written for the student.
     refused = [r for r in records if r.get("missing") and not r["missing"].endswith(": no such file")]

@@ -10,10 +10,12 @@ class Plan:
     """The exercises, in order, and what each weighs in a student's total."""
     title: str
     weights: dict    # exercise id -> weight (its points count this many times)
+    visibility: object = lambda exercise_id, test_name: "visible"  # when Gradescope shows a test
 
     @classmethod
     def of(cls, assignment):
-        return cls(assignment.title, {part.exercise.id: part.weight for part in assignment.parts})
+        return cls(assignment.title, {part.exercise.id: part.weight for part in assignment.parts},
+                   assignment.test_visibility)
 
     @classmethod
     def from_records(cls, records, title="Results"):

@@ -9,7 +9,6 @@ import json
 from grader.outputs.feedback import first_line, points
 from grader.text import printable
 
-VISIBILITY = "visible"
 OUTPUT_LIMIT = 8000  # characters of a test's output shown in Gradescope
 
 
@@ -24,7 +23,8 @@ def results(student, plan):
             tests.append({"name": printable(f"{exercise_id}: {test['name']}"), "score": round(weight * test["score"], 6),
                           "max_score": round(weight * test["max_score"], 6),
                           "status": "passed" if test["status"] == "passed" else "failed",
-                          "output": _output(test), "visibility": VISIBILITY})
+                          "output": _output(test),
+                          "visibility": plan.visibility(exercise_id, test["name"])})
     lines = [f"{exercise_id}: {points(r['score'])}/{points(r['max_score'])}"
              + (f" ({first_line(r['error'])})" if r["error"] else "")
              for exercise_id, r in ((e, student.records.get(e)) for e in plan.weights) if r is not None]
