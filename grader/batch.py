@@ -45,7 +45,8 @@ from grader import __version__
 from grader.checker.supervisor import load_test_names
 from grader.records import record_problem
 from grader.spreadsheet import safe_cell
-from grader.submission import SubmissionError, decode_source, display, file_kind, read_bytes, read_submission
+from grader.submission import (NOTEBOOK_SUFFIX, SubmissionError, accepted_names, decode_submission, display, file_kind,
+                               read_bytes, read_submission)
 from grader.text import json_escaped, printable
 from grader.track import reference_steps
 from grader.uploads import locate
@@ -74,7 +75,7 @@ class Submission:
         if self.search:
             path = os.path.join(path, locate(path, self.search) or self.search[0])
         data = read_submission(path, self.folder)
-        return hashlib.sha256(data).hexdigest(), decode_source(data, path)
+        return hashlib.sha256(data).hexdigest(), decode_submission(data, path)
 
     def reason(self, error):
         return f"{self.inner}: {error.reason}" if self.inner else error.reason
@@ -128,10 +129,8 @@ def _learner(name, path, entry_file, folder):
         return _learner_folder(name, path, entry_file, folder)
     if not stat.S_ISREG(mode):
         return file_kind(mode)
-    if path.endswith(".ipynb"):
-        return "a Jupyter notebook; export it as a .py file"
-    if not path.endswith(".py"):
-        return "not a Python file"
+    if not path.endswith((".py", NOTEBOOK_SUFFIX)):
+        return "not a Python file or a Jupyter notebook"
     return Submission(name, path, folder=folder)
 
 
@@ -139,16 +138,18 @@ def _learner_folder(name, path, entry_file, folder):
     if entry_file and os.path.lexists(os.path.join(path, entry_file)):
         return Submission(name, os.path.join(path, entry_file), display(entry_file), folder)
     try:
-        files = sorted(f for f in os.listdir(path) if f.endswith(".py") and not f.startswith("."))
+        entries = sorted(f for f in os.listdir(path) if not f.startswith("."))
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
+    # The .py files; or, when there is none, the notebooks.
+    files = [f for f in entries if f.endswith(".py")] or [f for f in entries if f.endswith(NOTEBOOK_SUFFIX)]
     if len(files) == 1:
         return Submission(name, os.path.join(path, files[0]), display(files[0]), folder)
     missing = f"a folder with no {display(entry_file)}, and " if entry_file else "a folder with "
     if not files:
-        return missing + "no .py file"
+        return missing + "no .py file or notebook"
     listed = ", ".join(display(f) for f in files)
-    return missing + f"{len(files)} .py files ({listed})" + ("" if entry_file else
+    return missing + f"{len(files)} .{files[0].rpartition('.')[2]} files ({listed})" + ("" if entry_file else
                                                             "; name the one to grade with --entry-file")
 
 
@@ -567,13 +568,18 @@ def find_students(folder, assignment):
 
 
 def _student_files(name, path, assignment, folder, upload=False):
-    """A Learner for each exercise's file in the student's folder `path`, read from `folder`; an `upload`'s
-    nested folders are searched for a file not at its top."""
-    if upload:
-        return [Learner(part.exercise.id, Submission(name, path, display(part.file_name), folder, (part.file_name,)))
-                for part in assignment.parts]
-    return [Learner(part.exercise.id, Submission(name, os.path.join(path, part.file_name), display(part.file_name),
-                                                 folder)) for part in assignment.parts]
+    """A Learner for each exercise's file in the student's folder `path`, read from `folder`: the file, or a
+    notebook in its place (`accepted_names`); an `upload`'s nested folders are searched for one not at its top."""
+    learners = []
+    for part in assignment.parts:
+        names = accepted_names(part.file_name)
+        if upload:
+            submission = Submission(name, path, display(part.file_name), folder, names)
+        else:
+            found = next((n for n in names if os.path.lexists(os.path.join(path, n))), part.file_name)
+            submission = Submission(name, os.path.join(path, found), display(found), folder)
+        learners.append(Learner(part.exercise.id, submission))
+    return learners
 
 
 def _points(exercise, test_names):

@@ -18,13 +18,13 @@ from grader.checker.sandbox import MODES, Sandbox, SandboxError
 from grader.checker.supervisor import Grader, load_test_names
 from grader.core.engine import TestsError
 from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find_exercise, load_all, load_exercise
-from grader.outputs import Plan, class_results, gradescope, write_outputs
 from grader.gradescope_package import PackageError, build_autograder
+from grader.outputs import Plan, class_results, gradescope, write_outputs
 from grader.outputs.atomic import write_atomically
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 from grader.submission import SubmissionError, read_source
 from grader.text import printable
-from grader.track import reference_steps
+from grader.track import reference_steps, used_steps
 
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
 MAX_TIMEOUT_SECONDS = 3600
@@ -124,9 +124,17 @@ def _parser():
     listing = commands.add_parser("list", help="list the exercises")
     listing.set_defaults(command=run_list)
 
-    new = commands.add_parser("new", help="create an exercise folder holding a small working example to edit")
+    new = commands.add_parser("new", help="create an exercise folder holding a small working example to edit; "
+                                          "or, with --notebook, learners' starter notebooks")
     new.add_argument("id", help="the new exercise's id: lowercase letters, digits and _, starting with a letter "
-                                "(e.g. layer_norm); it names the folder")
+                                "(e.g. layer_norm); it names the folder. With --notebook: an exercise (id or "
+                                "folder) or an assignment file (.toml)")
+    new.add_argument("--notebook", action="store_true",
+                     help="write a starter notebook (the statement, then the starter code) for an existing "
+                          "exercise, or one per exercise of an assignment, instead of a new exercise")
+    new.add_argument("-o", "--output", type=Path, metavar="PATH",
+                     help="with --notebook: the notebook (default: ID.ipynb), or for an assignment the folder "
+                          "(default: the assignment file's name)")
     new.add_argument("--title", help="the title shown on the page (default: from the id)")
     new.add_argument("--track", default=DEFAULT_TRACK, help=f"track slug (default: {DEFAULT_TRACK})")
     new.add_argument("--step", type=_positive_int, help="position in the track (default: the next free step)")
@@ -398,6 +406,10 @@ def run_list(args):
 
 
 def run_new(args):
+    if args.notebook:
+        return write_starter_notebooks(args)
+    if args.output:
+        raise UsageError("-o/--output is for --notebook")
     try:
         folder = create_exercise(args.id, args.root, title=args.title, track=args.track, step=args.step,
                                  entry=args.entry, uses=args.uses)
@@ -410,6 +422,28 @@ def run_new(args):
     target = args.id if args.root == EXERCISES_DIR else shown
     print(f"Replace the example with your exercise (AUTHORING.md explains each file), then run:\n"
           f"  python -m grader validate {target}")
+    return EXIT_PASSED
+
+
+def write_starter_notebooks(args):
+    """Write a starter notebook for an exercise, or one per exercise of an assignment, named like the file the
+    assignment expects (softmax.py: softmax.ipynb, which is graded in its place)."""
+    from grader.notebook import starter_notebook  # imported here: nbformat takes 0.2 s to load
+    defaults = {"title": None, "track": DEFAULT_TRACK, "step": None, "entry": None, "uses": ()}
+    given = [name for name, default in defaults.items() if getattr(args, name) != default]
+    if given:
+        raise UsageError(f"--notebook writes a notebook for an existing exercise: --{given[0]} is not for it")
+    if args.id.endswith(".toml"):
+        assignment = load_assignment(args.id)
+        folder = args.output or Path(Path(args.id).stem)
+        targets = [(part.exercise, folder / f"{part.file_name.removesuffix('.py')}.ipynb")
+                   for part in assignment.parts]
+    else:
+        exercise = load_exercise(args.id, args.root)
+        targets = [(exercise, args.output or Path(f"{exercise.id}.ipynb"))]
+    for exercise, path in targets:
+        write_atomically(path, starter_notebook(exercise, used_steps(exercise)))
+        print(f"Wrote {path}")
     return EXIT_PASSED
 
 

@@ -378,11 +378,11 @@ def test_every_entry_is_graded_or_listed_with_its_reason(tmp_path):
     assert not_graded == [
         "  big.py: too large (more than 1,000,000 bytes); a submission is a Python file",
         "  bob: a folder with no main.py, and 2 .py files (one.py, two.py)",
-        "  data.ipynb: a Jupyter notebook; export it as a .py file",
-        "  erin: a folder with no main.py, and no .py file",
+        "  data.ipynb: not a Jupyter notebook of format 3 or 4 (its JSON has no \"nbformat\": 4)",
+        "  erin: a folder with no main.py, and no .py file or notebook",
         "  gone.py: a symbolic link (links are never followed: hand in a regular file)",
         "  latin1.py: not a UTF-8 text file",
-        "  notes.txt: not a Python file",
+        "  notes.txt: not a Python file or a Jupyter notebook",
         "  pipe.py: not a regular file (a FIFO)",
     ]
     assert ".hidden.py" not in process.stdout + process.stderr
