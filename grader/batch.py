@@ -43,7 +43,7 @@ import time
 
 from grader import __version__
 from grader.checker.supervisor import load_test_names
-from grader.records import record_problem
+from grader.records import record_problem, results_checksum
 from grader.spreadsheet import safe_cell
 from grader.submission import (NOTEBOOK_SUFFIX, SubmissionError, accepted_names, decode_submission, display, file_kind,
                                read_bytes, read_submission)
@@ -590,9 +590,9 @@ def _record(name, submission_sha256, tests_sha256, report):
     # A failed test's `comparison` (the arrays drawn for a learner, up to ~50 kB) stays out: a class's
     # results file is read for marks and feedback text, and would grow by that much per submission.
     tests = [{key: value for key, value in test.items() if key != "comparison"} for test in report["tests"]]
-    return {"submission": name, "exercise": report["exercise"], "submission_sha256": submission_sha256,
-            "tests_sha256": tests_sha256, "graded_at": _now(), "grader_version": __version__,
-            **report, "tests": tests}
+    return _checksummed({"submission": name, "exercise": report["exercise"], "submission_sha256": submission_sha256,
+                         "tests_sha256": tests_sha256, "graded_at": _now(), "grader_version": __version__,
+                         **report, "tests": tests})
 
 
 def _missing_record(learner, reason, graded):
@@ -600,10 +600,14 @@ def _missing_record(learner, reason, graded):
     message = f"Not run: {reason}."
     tests = [{"name": name, "status": "error", "message": message, "duration_ms": 0.0, "stdout": "",
               "score": 0, "max_score": worth} for name, worth in zip(graded.test_names, graded.points)]
-    return {"submission": learner.submission.name, "exercise": learner.exercise_id, "submission_sha256": None,
-            "tests_sha256": graded.tests_sha256, "graded_at": _now(), "grader_version": __version__,
-            "missing": reason, "passed": False, "error": reason, "tests": tests, "stdout": "",
-            "score": 0, "max_score": graded.max_score}
+    return _checksummed({"submission": learner.submission.name, "exercise": learner.exercise_id,
+                         "submission_sha256": None, "tests_sha256": graded.tests_sha256, "graded_at": _now(),
+                         "grader_version": __version__, "missing": reason, "passed": False, "error": reason,
+                         "tests": tests, "stdout": "", "score": 0, "max_score": graded.max_score})
+
+
+def _checksummed(record):
+    return {**record, "results_sha256": results_checksum(record)}
 
 
 def _now():

@@ -21,6 +21,8 @@ from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find
 from grader.gradescope_package import PackageError, build_autograder
 from grader.outputs import Plan, class_results, gradescope, write_outputs
 from grader.outputs.atomic import write_atomically
+from grader.overrides import OverrideError, load_overrides
+from grader.overrides import check as check_overrides
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 from grader.submission import SubmissionError, read_source
 from grader.text import printable
@@ -47,7 +49,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.command(args)
-    except (ExerciseError, TestsError, UsageError, BatchError, SandboxError, ExecutorError, AssignmentError) as exc:
+    except (ExerciseError, TestsError, UsageError, BatchError, SandboxError, ExecutorError, AssignmentError,
+            OverrideError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
@@ -90,6 +93,7 @@ def _parser():
     batch.add_argument("--executor", type=_executor, default="local", metavar="WHERE",
                        help="where to grade: local (this machine, the default) or dask://HOST:PORT "
                             "(the workers of a Dask scheduler; see README.md)")
+    _add_overrides_option(batch)
     batch.add_argument("--force", action="store_true", help="grade everything again, replacing the results file")
     batch.add_argument("--entry-file", type=_file_name, metavar="FILE",
                        help="in a learner's folder, the file to grade when it holds several .py files "
@@ -101,6 +105,7 @@ def _parser():
     report.add_argument("results", type=Path, help="a results file written by `batch`")
     report.add_argument("--reports", type=Path, metavar="DIR", required=True, help="where to write them")
     _add_assignment_options(report)
+    _add_overrides_option(report)
     report.set_defaults(command=run_report)
 
     scope = commands.add_parser("gradescope", help="build Gradescope's autograder zip (build), or grade inside it "
@@ -170,6 +175,12 @@ def _add_assignment_options(parser):
                         help="a TOML file listing the exercises, with optional weights and file names")
     parser.add_argument("--file-pattern", default="{id}.py", metavar="PATTERN",
                         help="with --exercise, each exercise's file in a student's folder (default: {id}.py)")
+
+
+def _add_overrides_option(parser):
+    parser.add_argument("--overrides", type=Path, metavar="FILE",
+                        help="a CSV file of points changed by hand (student,exercise,test,points,reason), applied "
+                             "to the reports and shown there as overrides; the results keep the graded points")
 
 
 def _add_limit_options(parser):
@@ -311,6 +322,9 @@ def run_batch_command(args):
     out = args.out or Path(f"{named}-results.jsonl")
     if args.reports and out.suffix.lower() == ".csv":
         raise UsageError("--reports needs a JSON Lines results file (--out ending in .jsonl): a CSV keeps no messages")
+    if args.overrides and not args.reports:
+        raise UsageError("--overrides changes the reports: give --reports DIR too")
+    overrides = load_overrides(args.overrides) if args.overrides else []  # its mistakes are found before grading
 
     hidden = [part.exercise.path for part in assignment.parts] + [folder, out] + ([args.reports] if args.reports else [])
     executor = make_executor(args.executor, args.jobs, args.sandbox, hide=hidden,
@@ -322,7 +336,8 @@ def run_batch_command(args):
     print(summary)
     print(f"\nResults: {out}")
     if args.reports:
-        write_outputs(records, Plan.of(assignment), args.reports, summary)
+        check_overrides(overrides, records, args.overrides)
+        write_outputs(records, Plan.of(assignment, overrides), args.reports, summary)
         print(f"Reports: {args.reports}/ (gradebook.csv, report.html, junit.xml, summary.txt, feedback/, gradescope/)")
     return EXIT_PASSED
 
@@ -330,7 +345,9 @@ def run_batch_command(args):
 def run_report(args):
     records = read_records(args.results)
     assignment = assignment_from(args, required=False)
-    plan = Plan.of(assignment) if assignment else Plan.from_records(records, args.results.stem)
+    overrides = load_overrides(args.overrides) if args.overrides else []
+    check_overrides(overrides, records, args.overrides)
+    plan = Plan.of(assignment, overrides) if assignment else Plan.from_records(records, args.results.stem, overrides)
     unknown = sorted({r["exercise"] for r in records} - set(plan.weights))
     if unknown:
         raise UsageError(f"{args.results}: holds results of {', '.join(map(repr, unknown))}, "

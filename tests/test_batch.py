@@ -18,6 +18,7 @@ import pytest
 from corpus_cases import load_cases, problems
 from grader.batch import Graded, ResultsFile
 from grader.exercise import EXERCISES_DIR
+from grader.records import results_checksum
 
 CASES = {case.path.name: case for case in load_cases("sinusoidal_pe")}
 MUTANTS = sorted((EXERCISES_DIR / "sinusoidal_pe" / "mutants").glob("*.py"))
@@ -407,11 +408,12 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path):
 
 def test_an_interrupted_rewrite_leaves_the_results_whole_and_no_temporary_file(tmp_path, monkeypatch):
     def record(passed):
-        return {"submission": "a.py", "exercise": "sinusoidal_pe", "submission_sha256": ("1" if passed else "0") * 64,
-                "tests_sha256": "2" * 64, "graded_at": "2025-01-01T00:00:00+00:00", "grader_version": "1",
-                "score": int(passed), "max_score": 1, "passed": passed, "error": None, "stdout": "",
-                "tests": [{"name": "t", "status": "passed" if passed else "failed", "message": "", "duration_ms": 1.0,
-                           "stdout": "", "score": int(passed), "max_score": 1}]}
+        record = {"submission": "a.py", "exercise": "sinusoidal_pe", "submission_sha256": ("1" if passed else "0") * 64,
+                  "tests_sha256": "2" * 64, "graded_at": "2025-01-01T00:00:00+00:00", "grader_version": "1",
+                  "score": int(passed), "max_score": 1, "passed": passed, "error": None, "stdout": "",
+                  "tests": [{"name": "t", "status": "passed" if passed else "failed", "message": "",
+                             "duration_ms": 1.0, "stdout": "", "score": int(passed), "max_score": 1}]}
+        return {**record, "results_sha256": results_checksum(record)}
 
     out = tmp_path / "results.jsonl"
     results = ResultsFile(out)

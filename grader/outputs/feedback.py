@@ -26,6 +26,8 @@ def render(student, plan):
             continue
         weighted = f" (weight {points(weight)})" if weight != 1 else ""
         lines += [f"Score: {points(record['score'])} / {points(record['max_score'])}{weighted}", ""]
+        adjustments = record.get("adjustments", ())
+        lines += [f"- **{escape(a['note'][:1].upper() + a['note'][1:])}**" for a in adjustments] + [""] * bool(adjustments)
         if record["error"]:
             lines += ["Your code could not be graded:", "", *code_block(record["error"]), ""]
         if "missing" in record:
@@ -59,6 +61,7 @@ def one_line(student, plan):
             missed = [f"{t['name']}: {first_line(t['message'])}" for t in record["tests"] if t["status"] != "passed"]
             if missed:
                 text += " (" + "; ".join(missed[:3]) + (f"; and {len(missed) - 3} more" if len(missed) > 3 else "") + ")"
+        text += "".join(f" [{adjustment['note']}]" for adjustment in record.get("adjustments", ()))
         parts.append(text)
     return " | ".join(parts)
 

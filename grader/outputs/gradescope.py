@@ -27,6 +27,7 @@ def results(student, plan):
                           "visibility": plan.visibility(exercise_id, test["name"])})
     lines = [f"{exercise_id}: {points(r['score'])}/{points(r['max_score'])}"
              + (f" ({first_line(r['error'])})" if r["error"] else "")
+             + "".join(f" [{adjustment['note']}]" for adjustment in r.get("adjustments", ()))
              for exercise_id, r in ((e, student.records.get(e)) for e in plan.weights) if r is not None]
     return {"score": student.total, "execution_time": round(seconds, 3),
             "output": printable("\n".join(lines)), "tests": tests}
