@@ -11,8 +11,8 @@ layout LMS exports use), holding each exercise's file (`Part.file_name`); a
 file that is missing or cannot be graded is recorded as 0 points with the reason.
 
 The results file is JSON Lines (one report per line, plus "submission",
-"exercise", "submission_sha256", "tests_sha256", "graded_at" and
-"grader_version", and "missing" for a file not graded; a failed test's
+"exercise", "submission_sha256", "tests_sha256", "graded_at",
+"grader_version" and "results_sha256" (grader/records.py), and "missing" for a file not graded; a failed test's
 "comparison" arrays are left out) or, for one exercise,
 CSV (one row per submission, a status column per hidden test) when its name
 ends in .csv.  It
