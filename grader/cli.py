@@ -24,7 +24,7 @@ from grader.outputs.atomic import write_atomically
 from grader.overrides import OverrideError, load_overrides
 from grader.overrides import check as check_overrides
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
-from grader.submission import SubmissionError, read_source
+from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, accepted_names, read_source
 from grader.text import printable
 from grader.track import reference_steps, used_steps
 
@@ -453,8 +453,10 @@ def write_starter_notebooks(args):
     if args.id.endswith(".toml"):
         assignment = load_assignment(args.id)
         folder = args.output or Path(Path(args.id).stem)
-        targets = [(part.exercise, folder / f"{part.file_name.removesuffix('.py')}.ipynb")
-                   for part in assignment.parts]
+        targets = [(part.exercise, folder / accepted_names(part.file_name)[-1]) for part in assignment.parts]
+        wrong = [path.name for _, path in targets if path.suffix != NOTEBOOK_SUFFIX]
+        if wrong:
+            raise UsageError(f"{args.id}: no notebook can stand for {wrong[0]} (only for a .py file)")
     else:
         exercise = load_exercise(args.id, args.root)
         targets = [(exercise, args.output or Path(f"{exercise.id}.ipynb"))]
