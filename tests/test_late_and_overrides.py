@@ -105,6 +105,7 @@ def test_feedback_report_and_gradescope_show_each_change(reports):
     assert "- **Override of test 'Values': 0 -\\> 1 points (the hidden test was too strict)**" in cy
     assert "- **Late: submitted 2026-11-22T01:00:00+01:00, 2 day(s) after the due date" in cy
     assert "Score: 3.2 / 4 (weight 2)" in cy
+    assert "- ✗ **Values**: failed (1/1, points changed by your instructor)" in cy
     page = (reports / "report.html").read_text()
     section = page.split("<h2>Late work and overrides</h2>")[1]
     assert "due 2026-11-20T23:59:00+01:00; 8 change(s) to the graded points" in section

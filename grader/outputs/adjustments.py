@@ -1,7 +1,7 @@
 """The points the outputs show: as graded, then the instructor's overrides, then the late penalty.
 
 The results keep the points as graded; this makes the copy of a record the outputs read, with its new
-`score` (and its tests' `score` for an override of one test) and `adjustments`: one entry per change,
+`score` (and a test's `score` and `overridden` for an override of one test) and `adjustments`: one entry per change,
 {"kind": "override" or "late", "change": points (before the weight), "note": what and why}, which every
 output shows, so that no change is silent.
 """
@@ -26,7 +26,7 @@ def adjusted(record, plan):
             continue
         test = next(t for t in record["tests"] if t["name"] == override.test)
         notes.append(_override(override, test["score"], f"test {override.test!r}"))
-        test["score"] = override.points
+        test["score"], test["overridden"] = override.points, True
     score = sum(test["score"] for test in record["tests"])
     for override in overrides:
         if override.test is None:

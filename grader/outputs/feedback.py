@@ -35,7 +35,8 @@ def render(student, plan):
         for test in record["tests"]:
             mark = "✓" if test["status"] == "passed" else "✗"
             lines.append(f"- {mark} **{escape(test['name'])}**: {VERDICTS[test['status']]} "
-                         f"({points(test['score'])}/{points(test['max_score'])})")
+                         f"({points(test['score'])}/{points(test['max_score'])}"
+                         + (", points changed by your instructor" if test.get("overridden") else "") + ")")
             if test["status"] != "passed" and test["message"]:
                 lines += ["", *("  " + line for line in code_block(test["message"])), ""]
         if record.get("stdout"):
