@@ -138,6 +138,9 @@ def test_run_autograder_grades_a_nested_upload_into_results_json(graded):
     assert visibility.pop(f"softmax: {SHAPE_TEST}") == "hidden"  # its exercise.toml
     assert {v for n, v in visibility.items() if n.startswith("softmax")} == {"after_due_date"}  # the assignment's
     assert {t["visibility"] for t in pe} == {"after_published"}  # its [[exercise]]
+    # The top-level output, always shown, gives away nothing of the tests not shown yet.
+    assert results["output"] == ("softmax: its 7 test(s) are not shown yet\n"
+                                 "sinusoidal_pe: its 6 test(s) are not shown yet")
 
 
 def test_two_files_of_the_same_name_in_an_upload_are_not_guessed(package, tmp_path):
@@ -148,7 +151,7 @@ def test_two_files_of_the_same_name_in_an_upload_are_not_guessed(package, tmp_pa
     message = "softmax.py: found in 2 places (a/softmax.py, b/softmax.py); upload only one"
     assert f"error: {message}" in process.stderr
     jsonschema.validate(results, RESULTS_SCHEMA)
-    assert f"softmax: 0/7 ({message})" in results["output"]
+    assert f"softmax: its 7 test(s) are not shown yet ({message})" in results["output"]
     assert results["score"] == 6  # sinusoidal_pe's points only
 
 
@@ -192,3 +195,15 @@ def test_the_options_of_the_other_action_are_refused(tmp_path, args, expected):
 def test_pyproject_states_the_python_the_grader_needs():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["requires-python"] == ">=3.11"
+
+
+def test_the_top_level_output_counts_only_the_tests_shown():
+    from grader.outputs import Plan, class_results, gradescope
+    tests = [{"name": name, "status": status, "message": "", "duration_ms": 1.0, "stdout": "", "score": score,
+              "max_score": 1} for name, status, score in (("a", "passed", 1), ("b", "failed", 0), ("c", "passed", 1))]
+    record = {"submission": "ada", "exercise": "softmax", "error": None, "score": 2, "max_score": 3, "tests": tests}
+    plan = Plan("Week 3", {"softmax": 2}, lambda exercise, test: "hidden" if test == "c" else "visible")
+    student, = class_results([record], plan)
+    results = gradescope.results(student, plan)
+    assert results["output"] == "softmax: 1/2 in the 2 test(s) shown; 1 more not shown yet"
+    assert results["score"] == 4 and [t["visibility"] for t in results["tests"]] == ["visible", "visible", "hidden"]
