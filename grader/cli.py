@@ -361,16 +361,16 @@ def run_report(args):
 
 
 def run_gradescope(args):
-    wrong = [option for option, value, action in (("-o/--output", args.output, "build"),
-                                                  ("--submission", args.submission, "run"),
-                                                  ("--results", args.results, "run")) if value and action != args.action]
+    options = (("-o/--output", args.output, "build"), ("--submission", args.submission, "run"),
+               ("--results", args.results, "run"))
+    wrong = [option for option, value, action in options if value and action != args.action]
     if wrong:
         raise UsageError(f"gradescope {args.action} does not take {', '.join(wrong)}")
     return (build_gradescope if args.action == "build" else grade_for_gradescope)(args)
 
 
 def build_gradescope(args):
-    """Write the autograder zip: setup.sh, run_autograder, the grader and the exercises (grader/gradescope_package.py)."""
+    """Write the autograder zip: setup.sh, run_autograder, the grader, the exercises (grader/gradescope_package.py)."""
     if args.output is None:
         raise UsageError("gradescope build needs -o FILE.zip, where to write the autograder")
     assignment = assignment_from(args)

@@ -79,7 +79,9 @@ def _check_record(record, complete):
     if type(record) is not dict:
         raise _Problem("the record", "should be a JSON object")
     required = {"submission", "exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version",
-                "passed", "error", "score", "max_score", "tests"} | ({"stdout", "results_sha256"} if complete else set())
+                "passed", "error", "score", "max_score", "tests"}
+    if complete:
+        required |= {"stdout", "results_sha256"}
     optional = {"missing", *IDENTITY}
     for key in sorted(required - set(record)):
         raise _Problem(key, "missing")
