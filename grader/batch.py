@@ -11,8 +11,8 @@ layout LMS exports use), holding each exercise's file (`Part.file_name`); a
 file that is missing or cannot be graded is recorded as 0 points with the reason.
 
 The results file is JSON Lines (one report per line, plus "submission",
-"exercise", "submission_sha256", "tests_sha256", "graded_at" and
-"grader_version", and "missing" for a file not graded; a failed test's
+"exercise", "submission_sha256", "tests_sha256", "graded_at",
+"grader_version" and "results_sha256" (grader/records.py), and "missing" for a file not graded; a failed test's
 "comparison" arrays are left out) or, for one exercise,
 CSV (one row per submission, a status column per hidden test) when its name
 ends in .csv.  It
@@ -43,11 +43,13 @@ import time
 
 from grader import __version__
 from grader.checker.supervisor import load_test_names
-from grader.records import record_problem
+from grader.records import record_problem, results_checksum
 from grader.spreadsheet import safe_cell
-from grader.submission import SubmissionError, decode_source, display, file_kind, read_bytes, read_submission
+from grader.submission import (NOTEBOOK_SUFFIX, SubmissionError, accepted_names, decode_submission, display, file_kind,
+                               read_bytes, read_submission)
 from grader.text import json_escaped, printable
 from grader.track import reference_steps
+from grader.uploads import locate
 
 CSV_FIRST_COLUMNS = ("submission", "passed", "score", "max_score", "error")  # then a column per hidden test
 CSV_LAST_COLUMNS = ("exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version")
@@ -65,11 +67,15 @@ class Submission:
     path: str          # the file graded
     inner: str = None  # for a learner's folder: the graded file's name within it
     folder: str = None  # the class folder: `path` is read from it without following a link
+    search: tuple = ()  # an upload: `path` is the student's folder, searched for these names (grader/uploads.py)
 
     def read(self):
         """(sha256 of the file's bytes, its text); SubmissionError with the reason it cannot be graded."""
-        data = read_submission(self.path, self.folder)
-        return hashlib.sha256(data).hexdigest(), decode_source(data, self.path)
+        path = self.path
+        if self.search:
+            path = os.path.join(path, locate(path, self.search) or self.search[0])
+        data = read_submission(path, self.folder)
+        return hashlib.sha256(data).hexdigest(), decode_submission(data, path)
 
     def reason(self, error):
         return f"{self.inner}: {error.reason}" if self.inner else error.reason
@@ -123,10 +129,8 @@ def _learner(name, path, entry_file, folder):
         return _learner_folder(name, path, entry_file, folder)
     if not stat.S_ISREG(mode):
         return file_kind(mode)
-    if path.endswith(".ipynb"):
-        return "a Jupyter notebook; export it as a .py file"
-    if not path.endswith(".py"):
-        return "not a Python file"
+    if not path.endswith((".py", NOTEBOOK_SUFFIX)):
+        return "not a Python file or a Jupyter notebook"
     return Submission(name, path, folder=folder)
 
 
@@ -134,16 +138,18 @@ def _learner_folder(name, path, entry_file, folder):
     if entry_file and os.path.lexists(os.path.join(path, entry_file)):
         return Submission(name, os.path.join(path, entry_file), display(entry_file), folder)
     try:
-        files = sorted(f for f in os.listdir(path) if f.endswith(".py") and not f.startswith("."))
+        entries = sorted(f for f in os.listdir(path) if not f.startswith("."))
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
+    # The .py files; or, when there is none, the notebooks.
+    files = [f for f in entries if f.endswith(".py")] or [f for f in entries if f.endswith(NOTEBOOK_SUFFIX)]
     if len(files) == 1:
         return Submission(name, os.path.join(path, files[0]), display(files[0]), folder)
     missing = f"a folder with no {display(entry_file)}, and " if entry_file else "a folder with "
     if not files:
-        return missing + "no .py file"
+        return missing + "no .py file or notebook"
     listed = ", ".join(display(f) for f in files)
-    return missing + f"{len(files)} .py files ({listed})" + ("" if entry_file else
+    return missing + f"{len(files)} .{files[0].rpartition('.')[2]} files ({listed})" + ("" if entry_file else
                                                             "; name the one to grade with --entry-file")
 
 
@@ -462,7 +468,8 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
     [(name, why not graded)]).
     """
     if student is not None:
-        learners, not_graded, by_student = _student_files(student, os.fspath(folder), assignment, folder), [], True
+        learners, not_graded, by_student = _student_files(student, os.fspath(folder), assignment, folder,
+                                                          upload=True), [], True
     elif by_student:
         learners, not_graded = find_students(folder, assignment)
     else:
@@ -474,7 +481,7 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
         exercise = exercises[part.exercise.id] = part.exercise
         earlier[exercise.id] = reference_steps(exercise)  # offline the steps it uses are the references
         test_names = load_test_names(exercise.grading_spec())
-        exercise.check_points(test_names)
+        exercise.check_test_names(test_names)
         graded[exercise.id] = Graded(_tests_sha256(exercise, earlier[exercise.id]), test_names,
                                      _points(exercise, test_names))
     with ResultsFile(out) as results, executor:
@@ -560,10 +567,19 @@ def find_students(folder, assignment):
     return learners, not_graded
 
 
-def _student_files(name, path, assignment, folder):
-    """A Learner for each exercise's file in the student's folder `path`, read from `folder`."""
-    return [Learner(part.exercise.id, Submission(name, os.path.join(path, part.file_name), display(part.file_name),
-                                                 folder)) for part in assignment.parts]
+def _student_files(name, path, assignment, folder, upload=False):
+    """A Learner for each exercise's file in the student's folder `path`, read from `folder`: the file, or a
+    notebook in its place (`accepted_names`); an `upload`'s nested folders are searched for one not at its top."""
+    learners = []
+    for part in assignment.parts:
+        names = accepted_names(part.file_name)
+        if upload:
+            submission = Submission(name, path, display(part.file_name), folder, names)
+        else:
+            found = next((n for n in names if os.path.lexists(os.path.join(path, n))), part.file_name)
+            submission = Submission(name, os.path.join(path, found), display(found), folder)
+        learners.append(Learner(part.exercise.id, submission))
+    return learners
 
 
 def _points(exercise, test_names):
@@ -574,9 +590,9 @@ def _record(name, submission_sha256, tests_sha256, report):
     # A failed test's `comparison` (the arrays drawn for a learner, up to ~50 kB) stays out: a class's
     # results file is read for marks and feedback text, and would grow by that much per submission.
     tests = [{key: value for key, value in test.items() if key != "comparison"} for test in report["tests"]]
-    return {"submission": name, "exercise": report["exercise"], "submission_sha256": submission_sha256,
-            "tests_sha256": tests_sha256, "graded_at": _now(), "grader_version": __version__,
-            **report, "tests": tests}
+    return _checksummed({"submission": name, "exercise": report["exercise"], "submission_sha256": submission_sha256,
+                         "tests_sha256": tests_sha256, "graded_at": _now(), "grader_version": __version__,
+                         **report, "tests": tests})
 
 
 def _missing_record(learner, reason, graded):
@@ -584,10 +600,14 @@ def _missing_record(learner, reason, graded):
     message = f"Not run: {reason}."
     tests = [{"name": name, "status": "error", "message": message, "duration_ms": 0.0, "stdout": "",
               "score": 0, "max_score": worth} for name, worth in zip(graded.test_names, graded.points)]
-    return {"submission": learner.submission.name, "exercise": learner.exercise_id, "submission_sha256": None,
-            "tests_sha256": graded.tests_sha256, "graded_at": _now(), "grader_version": __version__,
-            "missing": reason, "passed": False, "error": reason, "tests": tests, "stdout": "",
-            "score": 0, "max_score": graded.max_score}
+    return _checksummed({"submission": learner.submission.name, "exercise": learner.exercise_id,
+                         "submission_sha256": None, "tests_sha256": graded.tests_sha256, "graded_at": _now(),
+                         "grader_version": __version__, "missing": reason, "passed": False, "error": reason,
+                         "tests": tests, "stdout": "", "score": 0, "max_score": graded.max_score})
+
+
+def _checksummed(record):
+    return {**record, "results_sha256": results_checksum(record)}
 
 
 def _now():

@@ -11,9 +11,24 @@ anything is made from it.
 
 A record from a CSV results file holds less (no messages, no output, no points
 per test): `complete=False` checks what it has.
+
+A JSON Lines record also carries `results_sha256`, a checksum of what it says
+was graded (everything but the checksum and the student's identity and
+submission time, which an LMS export or a roster may fill in again): a record
+edited by hand (a score, a status, a message) no longer matches it and is
+refused, so a grade cannot change silently; overrides go in an overrides file
+(grader/overrides.py), shown as such.  It is a check against edits, not a
+signature: whoever recomputes it can forge a record.
+
+Fields of the student's identity and time (written by the batch where the
+class folder gives them), optional: `student` ({"id", "name", "email",
+"login"}), `submitted_at` (ISO 8601 with its offset, or null) and
+`late_marker` (true when the LMS marked the submission late).
 """
 
 import datetime
+import hashlib
+import json
 import math
 import re
 
@@ -28,6 +43,20 @@ SHORT_LIMIT = 100                  # graded_at, grader_version
 MAX_TESTS = 10_000
 MAX_POINTS = 1e9                   # a record's max_score: far above any exercise, far from overflowing a total
 MAX_DURATION_MS = 1e9
+IDENTITY = ("student", "submitted_at", "late_marker")  # not in the checksum: a later batch may fill them in
+STUDENT_FIELDS = {"id": False, "name": False, "email": True, "login": True}  # field -> may be null
+
+
+def results_checksum(record):
+    """The `results_sha256` of `record`: a SHA-256 of its canonical JSON, without the checksum and IDENTITY."""
+    graded = {key: value for key, value in record.items() if key != "results_sha256" and key not in IDENTITY}
+    text = json.dumps(graded, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def student_key(record):
+    """Who a record is about: the student's id where the class folder gives one, else the submission's name."""
+    return record["student"]["id"] if record.get("student") else record["submission"]
 
 
 class _Problem(Exception):
@@ -50,8 +79,10 @@ def _check_record(record, complete):
     if type(record) is not dict:
         raise _Problem("the record", "should be a JSON object")
     required = {"submission", "exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version",
-                "passed", "error", "score", "max_score", "tests"} | ({"stdout"} if complete else set())
-    optional = {"missing"}
+                "passed", "error", "score", "max_score", "tests"}
+    if complete:
+        required |= {"stdout", "results_sha256"}
+    optional = {"missing", *IDENTITY}
     for key in sorted(required - set(record)):
         raise _Problem(key, "missing")
     for key in sorted(set(record) - required - optional):
@@ -97,6 +128,30 @@ def _check_record(record, complete):
             raise _Problem("max_score", "is not the sum of the tests' max_score")
         if not math.isclose(score, sum(t["score"] for t in tests), rel_tol=1e-9, abs_tol=1e-9):
             raise _Problem("score", "is not the sum of the tests' score")
+    _check_identity(record)
+    if complete and record["results_sha256"] != results_checksum(record):
+        raise _Problem("results_sha256", "does not match the record: it was edited after grading (to change "
+                                         "points, use an overrides file, --overrides; or grade again)")
+
+
+def _check_identity(record):
+    student = record.get("student")
+    if student is not None:
+        if type(student) is not dict or set(student) != set(STUDENT_FIELDS):
+            raise _Problem("student", f"should be an object with {', '.join(STUDENT_FIELDS)}")
+        for key, nullable in STUDENT_FIELDS.items():
+            _text(student, key, NAME_LIMIT, empty=nullable, none=nullable, where="student")
+    when = record.get("submitted_at")
+    if when is not None:
+        _text(record, "submitted_at", SHORT_LIMIT, empty=False)
+        try:
+            offset = datetime.datetime.fromisoformat(when).tzinfo
+        except ValueError:
+            offset = None
+        if offset is None:
+            raise _Problem("submitted_at", f"should be a date and time with its offset, not {_shown(when)}")
+    if "late_marker" in record and type(record["late_marker"]) is not bool:
+        raise _Problem("late_marker", f"should be true or false, not {_shown(record['late_marker'])}")
 
 
 def _check_test(test, where, complete):

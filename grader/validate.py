@@ -174,7 +174,7 @@ def _check_tests(exercise, result):
                                                  f"{seen[test.name]}: {test.name!r}", line))
         seen.setdefault(test.name, test.function.__name__)
     try:
-        exercise.check_points([test.name for test in tests])
+        exercise.check_test_names([test.name for test in tests])
     except ExerciseError as exc:
         problems.append(str(exc))
     result.check(f"{len(tests)} hidden tests load, each with a docstring, names unique, imports "

@@ -9,12 +9,15 @@ from grader.spreadsheet import safe_cell
 
 def render(students, plan):
     columns = (["student", "total", "max_total", "percentage"]
-               + [f"{exercise_id} score" for exercise_id in plan.weights] + ["feedback"])
+               + [f"{exercise_id} score" for exercise_id in plan.weights]
+               + (["late penalty", "overrides"] if plan.adjusts else []) + ["feedback"])
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([safe_cell(column) for column in columns])
     for student in students:
         scores = [_number(student.records[e]["score"]) if e in student.records else "" for e in plan.weights]
+        if plan.adjusts:  # weighted points: the late penalty taken (0 or more), what overrides changed (+ or -)
+            scores += [_number(abs(_changed(student, plan, "late"))), _number(_changed(student, plan, "override"))]
         writer.writerow([safe_cell(student.name), _number(student.total), _number(student.max_total),
                          f"{student.percentage:.2f}", *scores, safe_cell(one_line(student, plan))])
     return buffer.getvalue()
@@ -22,3 +25,9 @@ def render(students, plan):
 
 def _number(value):
     return f"{value:g}"
+
+
+def _changed(student, plan, kind):
+    return round(sum(plan.weights[exercise_id] * adjustment["change"]
+                     for exercise_id, record in student.records.items()
+                     for adjustment in record.get("adjustments", ()) if adjustment["kind"] == kind), 6) + 0.0

@@ -53,6 +53,8 @@ def render(students, plan):
     for exercise_id in plan.weights:
         parts += _exercise(exercise_id, [s for s in students if exercise_id in s.records])
     parts += _students(students, plan)
+    if plan.adjusts:
+        parts += _adjustments(students, plan)
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
@@ -109,6 +111,21 @@ def _students(students, plan):
                     + "".join(cells) + "</tr>")
     return ["<h2>Students: where each is stuck</h2>", '<div class="scroll"><table>',
             f"<tr><th>Student</th><th class=\"num\">Total</th><th class=\"num\">%</th>{header}</tr>", *rows,
+            "</table></div>"]
+
+
+def _adjustments(students, plan):
+    """Every change to the graded points, so that none is silent: overrides, then late penalties."""
+    e = escape
+    rows = [f"<tr><td>{e(student.name)}</td><td>{e(exercise_id)}</td><td>{e(adjustment['kind'])}</td>"
+            f"<td class=\"num\">{adjustment['change']:+g}</td><td>{e(adjustment['note'])}</td></tr>"
+            for kind in ("override", "late") for student in students for exercise_id in plan.weights
+            for adjustment in student.records.get(exercise_id, {}).get("adjustments", ()) if adjustment["kind"] == kind]
+    late = f"due {e(plan.late.due.isoformat())}; " if plan.late else ""
+    return ["<h2>Late work and overrides</h2>",
+            f'<p class="muted">{late}{len(rows)} change(s) to the graded points (before weights); the totals above '
+            "include them.</p>", '<div class="scroll"><table>',
+            '<tr><th>Student</th><th>Exercise</th><th>Change</th><th class="num">Points</th><th>Why</th></tr>', *rows,
             "</table></div>"]
 
 
