@@ -13,7 +13,7 @@ A record from a CSV results file holds less (no messages, no output, no points
 per test): `complete=False` checks what it has.
 
 A JSON Lines record also carries `results_sha256`, a checksum of what it says
-was graded (everything but the checksum and the student's identity and
+was graded (everything but the checksum, the timings, and the student's identity and
 submission time, which an LMS export or a roster may fill in again): a record
 edited by hand (a score, a status, a message) no longer matches it and is
 refused, so a grade cannot change silently; overrides go in an overrides file
@@ -48,8 +48,12 @@ STUDENT_FIELDS = {"id": False, "name": False, "email": True, "login": True}  # f
 
 
 def results_checksum(record):
-    """The `results_sha256` of `record`: a SHA-256 of its canonical JSON, without the checksum and IDENTITY."""
-    graded = {key: value for key, value in record.items() if key != "results_sha256" and key not in IDENTITY}
+    """The `results_sha256` of `record`: a SHA-256 of its canonical JSON, without the checksum, IDENTITY and the
+    timings (`graded_at`, each test's `duration_ms`), so that two gradings of the same files agree on it."""
+    graded = {key: value for key, value in record.items() if key not in ("results_sha256", "graded_at", *IDENTITY)}
+    if isinstance(graded.get("tests"), list):
+        graded["tests"] = [{key: value for key, value in test.items() if key != "duration_ms"}
+                           if isinstance(test, dict) else test for test in graded["tests"]]
     text = json.dumps(graded, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
