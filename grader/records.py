@@ -28,6 +28,8 @@ SHORT_LIMIT = 100                  # graded_at, grader_version
 MAX_TESTS = 10_000
 MAX_POINTS = 1e9                   # a record's max_score: far above any exercise, far from overflowing a total
 MAX_DURATION_MS = 1e9
+STUDENT_KEYS = {"id", "name", "email", "login"}
+STUDENT_OPTIONAL = {"in_roster", "sis_id", "section"}  # from a roster
 
 
 class _Problem(Exception):
@@ -51,7 +53,7 @@ def _check_record(record, complete):
         raise _Problem("the record", "should be a JSON object")
     required = {"submission", "exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version",
                 "passed", "error", "score", "max_score", "tests"} | ({"stdout"} if complete else set())
-    optional = {"missing"}
+    optional = {"missing", "student", "submitted_at", "late_marker"}
     for key in sorted(required - set(record)):
         raise _Problem(key, "missing")
     for key in sorted(set(record) - required - optional):
@@ -79,6 +81,7 @@ def _check_record(record, complete):
     if ("missing" in record) != (record["submission_sha256"] is None):
         raise _Problem("missing", "a record has either 'missing' (the file was not graded) or a "
                                   "'submission_sha256', and not both")
+    _check_who_and_when(record)
     max_score = _points(record, "max_score", MAX_POINTS)
     score = _points(record, "score", max_score)
     tests = record["tests"]
@@ -97,6 +100,36 @@ def _check_record(record, complete):
             raise _Problem("max_score", "is not the sum of the tests' max_score")
         if not math.isclose(score, sum(t["score"] for t in tests), rel_tol=1e-9, abs_tol=1e-9):
             raise _Problem("score", "is not the sum of the tests' score")
+
+
+def _check_who_and_when(record):
+    """The hand-in's student, time and LMS late marker (grader/classfolder/), when the record has them."""
+    if "student" in record:
+        student = record["student"]
+        if type(student) is not dict:
+            raise _Problem("student", "should be a JSON object")
+        for key in sorted(STUDENT_KEYS - set(student)):
+            raise _Problem(f"student.{key}", "missing")
+        for key in sorted(set(student) - STUDENT_KEYS - STUDENT_OPTIONAL):
+            raise _Problem(f"student.{_shown(key)}", "not a field of a student")
+        for key in ("id", "name"):
+            _text(student, key, NAME_LIMIT, empty=False, where="student")
+        for key in ("email", "login", "sis_id", "section"):
+            if key in student:
+                _text(student, key, NAME_LIMIT, none=True, where="student")
+        if "in_roster" in student and type(student["in_roster"]) is not bool:
+            raise _Problem("student.in_roster", f"should be true or false, not {_shown(student['in_roster'])}")
+    if record.get("submitted_at") is not None:
+        _text(record, "submitted_at", SHORT_LIMIT, empty=False)
+        try:
+            aware = datetime.datetime.fromisoformat(record["submitted_at"]).tzinfo is not None
+        except ValueError:
+            aware = False
+        if not aware:
+            raise _Problem("submitted_at", f"should be a date and time with its offset, not "
+                                           f"{_shown(record['submitted_at'])}")
+    if "late_marker" in record and type(record["late_marker"]) is not bool:
+        raise _Problem("late_marker", f"should be true or false, not {_shown(record['late_marker'])}")
 
 
 def _check_test(test, where, complete):
