@@ -662,7 +662,16 @@ def summarize(records, test_names, not_graded=()):
         lines.pop()
     if not_graded:
         lines += ["", f"Not graded ({len(not_graded)}):"] + [f"  {name}: {reason}" for name, reason in not_graded]
+    outsiders = not_in_roster(records)
+    if outsiders:
+        lines += ["", f"Not in the roster, graded all the same ({len(outsiders)}):"] + [f"  {o}" for o in outsiders]
     return printable("\n".join(lines))
+
+
+def not_in_roster(records):
+    """The hand-ins of students the roster does not list, as "name (id ...)", once each."""
+    return sorted({f"{r['submission']} (id {r['student']['id']})" for r in records
+                   if r.get("student", {}).get("in_roster") is False})
 
 
 def _pass_rates(records, test_names):

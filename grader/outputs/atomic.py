@@ -6,11 +6,13 @@ import tempfile
 
 
 def write_atomically(path, text):
-    """Replace `path` by a file holding `text` (UTF-8); a reader sees the old file or the new, never a part."""
+    """Replace `path` by a file holding `text` (UTF-8, or bytes as they are); a reader sees the old file or
+    the new, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as file:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else
+              os.fdopen(fd, "w", encoding="utf-8", newline="")) as file:
             file.write(text)
             file.flush()
             os.fsync(file.fileno())

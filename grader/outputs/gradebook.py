@@ -8,14 +8,16 @@ from grader.spreadsheet import safe_cell
 
 
 def render(students, plan):
-    columns = (["student", "total", "max_total", "percentage"]
+    columns = (["student", "id", "email", "login", "total", "max_total", "percentage"]
                + [f"{exercise_id} score" for exercise_id in plan.weights] + ["feedback"])
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([safe_cell(column) for column in columns])
     for student in students:
         scores = [_number(student.records[e]["score"]) if e in student.records else "" for e in plan.weights]
-        writer.writerow([safe_cell(student.name), _number(student.total), _number(student.max_total),
+        who = student.identity
+        writer.writerow([safe_cell(who["name"]), safe_cell(who["id"]), safe_cell(who["email"] or ""),
+                         safe_cell(who["login"] or ""), _number(student.total), _number(student.max_total),
                          f"{student.percentage:.2f}", *scores, safe_cell(one_line(student, plan))])
     return buffer.getvalue()
 
