@@ -320,8 +320,8 @@ def run_batch_command(args):
     print(f"\nResults: {out}")
     if args.reports:
         write_outputs(records, Plan.of(assignment), args.reports, summary)
-        print(f"Reports: {args.reports}/ (gradebook.csv, canvas_import.csv, moodle_import.csv, report.html, junit.xml, "
-              "summary.txt, feedback/, feedback_moodle.zip, gradescope/)")
+        print(f"Reports: {args.reports}/ (gradebook.csv, canvas_import.csv, moodle_import.csv, report.html, "
+              "junit.xml, summary.txt, feedback/, feedback_moodle.zip, gradescope/)")
     return EXIT_PASSED
 
 

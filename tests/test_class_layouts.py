@@ -3,7 +3,6 @@ hand-in mapped to a student with an id and a time, files found in upload folders
 files an LMS imports (Canvas and Moodle grade CSVs, a feedback page per student, Moodle's feedback zip)."""
 
 import csv
-import io
 import json
 import shutil
 import subprocess
@@ -285,7 +284,8 @@ def test_bad_input_files_stop_the_batch_before_anything_is_written(course, tmp_p
     folder = lay_out(tmp_path / "class", {"ada/softmax.py": SOFTMAX})
     process, out, reports = batch(course, folder, "--roster", tmp_path / "roster.csv")
     assert process.returncode == 2 and "roster.csv:3: id '1' is already on line 2" in process.stderr
-    bad = lay_out(tmp_path / "gs", {"submission_metadata.yml": "a: [1,\n  b: ::\n", "submission_1/softmax.py": SOFTMAX})
+    bad = lay_out(tmp_path / "gs", {"submission_metadata.yml": "a: [1,\n  b: ::\n",
+                                    "submission_1/softmax.py": SOFTMAX})
     process = grader("batch", "softmax", bad, "--out", tmp_path / "gs.jsonl")
     assert process.returncode == 2 and "submission_metadata.yml:" in process.stderr and "not YAML" in process.stderr
     assert not out.exists() and not reports.exists() and not (tmp_path / "gs.jsonl").exists()
