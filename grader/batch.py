@@ -455,21 +455,21 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
     gives submission times.  Returns (the records of the folder's learners, in order, {exercise id:
     hidden test names}, [(name, why not graded)]).
     """
+    notes = []  # printed once the exercises and the results file load: a problem with them is one error line
     if student is not None:
         learners, not_graded = _student_files(student, os.fspath(folder), assignment, folder), []
         by_student = True
     else:
         layout, learners, not_graded = find_learners(folder, assignment, entry_file, by_student)
-        students = len({learner.submission.name for learner in learners})
-        progress.note(f"Layout: {classfolder.describe(layout)}; {students} student(s) found.")
         if not learners:
             raise BatchError(_nobody_found(folder, layout, not_graded))
+        students = len({learner.submission.name for learner in learners})
+        notes.append(f"Layout: {classfolder.describe(layout)}; {students} student(s) found.")
     if roster is not None:
         learners = with_roster(learners, roster, assignment.parts, folder)
     if times is not None:
         learners, unknown = with_times(learners, times)
-        for student_id in unknown:
-            progress.note(f"warning: --times: no student has the id {printable(student_id)}")
+        notes += [f"warning: --times: no student has the id {student_id}" for student_id in unknown]
     record_missing = by_student or roster is not None  # else a file that cannot be graded is only listed
     # The hidden tests load before the results file opens, so a broken exercise writes nothing.
     exercises, graded, earlier = {}, {}, {}
@@ -482,6 +482,8 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
                                      _points(exercise, test_names))
     with ResultsFile(out) as results, executor:
         results.load(graded, force)
+        for note in notes:
+            progress.note(note)
         todo, kept, missing = [], [], 0
         for learner in learners:
             submission = learner.submission
