@@ -6,13 +6,18 @@ reason it is not graded (hidden ones, ".name", are ignored).  A file is read
 only if it is a regular, UTF-8 file of at most 1 MB, of its own (no other hard
 link), reached from the folder without a symbolic link (see grader/submission.py).
 
-With several exercises (an assignment), a learner is a folder `NAME/` (the
-layout LMS exports use), holding each exercise's file (`Part.file_name`); a
+With several exercises (an assignment), a learner is a folder `NAME/`, holding
+each exercise's file (`Part.file_name`, at its top or in a folder within it); a
 file that is missing or cannot be graded is recorded as 0 points with the reason.
+An LMS's export (Canvas, Moodle, Gradescope) is recognised and read as that LMS
+lays it out (grader/classfolder/); a folder where no learner is found is an
+error, before anything is written.
 
 The results file is JSON Lines (one report per line, plus "submission",
 "exercise", "submission_sha256", "tests_sha256", "graded_at" and
-"grader_version", and "missing" for a file not graded; a failed test's
+"grader_version", "student", "submitted_at" and "late_marker" (who handed it in
+and when, grader/classfolder/handin.py; a reused record gets them as they are
+now), and "missing" for a file not graded; a failed test's
 "comparison" arrays are left out) or, for one exercise,
 CSV (one row per submission, a status column per hidden test) when its name
 ends in .csv.  It

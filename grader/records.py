@@ -4,7 +4,8 @@ A batch writes one record per learner and exercise (grader/batch.py); the batch
 resuming, `grader report` and `grader gradescope` read them back.  A file may
 have been edited or damaged since, so each record read is checked in full:
 every field there and of its type, numbers finite and in range (0 <= score <=
-max_score, scores adding up, `passed` agreeing with the tests), texts valid
+max_score, scores adding up, `passed` agreeing with the tests; the student's
+id, name, email and login, the submission time with its offset), texts valid
 Unicode and of bounded size, no unknown field.  `record_problem` says which
 field is wrong, so a bad file is refused with one line naming it, before
 anything is made from it.
