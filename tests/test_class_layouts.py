@@ -73,7 +73,7 @@ def canvas(course):
     (course / "roster.csv").write_text(
         "\ufeffID,Name,Email,LMS login,Section\n12345,\"Doe, Jane\",jane@example.com,jdoe,A\n"
         f"222,{HOSTILE},rick@example.com,rroe,B\n999,Absent Anna,anna@example.com,aanna,A\n", encoding="utf-8")
-    (course / "times.csv").write_text("id,submitted_at\n12345,2026-11-20T23:59:00+01:00\n")
+    (course / "times.csv").write_text("id,submitted_at\n12345,2026-11-20T23:59:00+01:00\n31337,2026-11-20T10:00Z\n")
     return batch(course, folder, "--roster", course / "roster.csv", "--times", course / "times.csv")
 
 
@@ -81,6 +81,7 @@ def test_canvas_export_is_recognised_and_each_file_is_one_students(canvas):
     process, out, _ = canvas
     assert process.returncode == 0, process.stderr
     assert "Layout: Canvas export" in process.stderr and "3 student(s) found" in process.stderr
+    assert "warning: --times: no student has the id 31337" in process.stderr
     records = records_of(out)
     jane, rick, max_ = (records[(name, "softmax")] for name in ("doe_jane_12345", "roe_rick_222", "moe_max_444"))
     assert jane["student"] == {"id": "12345", "name": "Doe, Jane", "email": "jane@example.com", "login": "jdoe",
