@@ -46,8 +46,7 @@ import sys
 import tempfile
 import time
 
-from grader import __version__
-from grader import classfolder
+from grader import __version__, classfolder
 from grader.checker.supervisor import load_test_names
 from grader.classfolder import Learner, Submission
 from grader.classfolder.times import with_times
