@@ -11,7 +11,9 @@ from pathlib import Path
 
 from grader.assignment import AssignmentError, from_exercises, load_assignment
 from grader.batch import BatchError, Progress, read_records, run_batch, summarize
+from grader.classfolder.times import read_times
 from grader.pyodide.modules import BrowserModulesError, importable_modules
+from grader.roster import read_roster
 from grader.checker.executors import ExecutorError, executor_address, make_executor
 from grader.checker.remote import DEFAULT_MEMORY_MB, Limits
 from grader.checker.sandbox import MODES, Sandbox, SandboxError
@@ -25,6 +27,7 @@ from grader.overrides import OverrideError, load_overrides
 from grader.overrides import check as check_overrides
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, accepted_names, read_source
+from grader.tables import TableError
 from grader.text import printable
 from grader.track import reference_steps, used_steps
 
@@ -50,7 +53,7 @@ def main(argv=None):
     try:
         return args.command(args)
     except (ExerciseError, TestsError, UsageError, BatchError, SandboxError, ExecutorError, AssignmentError,
-            OverrideError) as exc:
+            OverrideError, TableError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
@@ -95,6 +98,12 @@ def _parser():
                             "(the workers of a Dask scheduler; see README.md)")
     _add_overrides_option(batch)
     batch.add_argument("--force", action="store_true", help="grade everything again, replacing the results file")
+    batch.add_argument("--roster", type=Path, metavar="FILE",
+                       help="the class roster, a CSV with columns id, name and optionally email, login, sis_id, "
+                            "section: joins the students, gives 0 to those with no submission, lists the others")
+    batch.add_argument("--times", type=Path, metavar="FILE",
+                       help="submission times, a CSV with columns id and submitted_at (ISO 8601 with an offset); "
+                            "they replace the times the export has")
     batch.add_argument("--entry-file", type=_file_name, metavar="FILE",
                        help="in a learner's folder, the file to grade when it holds several .py files "
                             "(e.g. submission.py)")
@@ -326,19 +335,24 @@ def run_batch_command(args):
         raise UsageError("--overrides changes the reports: give --reports DIR too")
     overrides = load_overrides(args.overrides) if args.overrides else []  # its mistakes are found before grading
 
-    hidden = [part.exercise.path for part in assignment.parts] + [folder, out] + ([args.reports] if args.reports else [])
+    roster = read_roster(args.roster) if args.roster else None
+    times = read_times(args.times) if args.times else None
+    hidden = [part.exercise.path for part in assignment.parts] + [folder, out] + [
+        path for path in (args.reports, args.roster, args.times, args.overrides) if path]  # learner code sees none
     executor = make_executor(args.executor, args.jobs, args.sandbox, hide=hidden,
                              warn=lambda text: print(text, file=sys.stderr))
     records, test_names, not_graded = run_batch(
         assignment, folder, out, lambda exercise: limits_from(args, exercise), executor, args.force,
-        Progress(show_exercise=by_student), entry_file=args.entry_file, by_student=by_student)
+        Progress(show_exercise=by_student), entry_file=args.entry_file, by_student=by_student, roster=roster,
+        times=times)
     summary = summarize(records, test_names, not_graded)
     print(summary)
     print(f"\nResults: {out}")
     if args.reports:
         check_overrides(overrides, records, args.overrides)
         write_outputs(records, Plan.of(assignment, overrides), args.reports, summary)
-        print(f"Reports: {args.reports}/ (gradebook.csv, report.html, junit.xml, summary.txt, feedback/, gradescope/)")
+        print(f"Reports: {args.reports}/ (gradebook.csv, canvas_import.csv, moodle_import.csv, report.html, "
+              "junit.xml, summary.txt, feedback/, feedback_moodle.zip, gradescope/)")
     return EXIT_PASSED
 
 

@@ -4,7 +4,8 @@ A batch writes one record per learner and exercise (grader/batch.py); the batch
 resuming, `grader report` and `grader gradescope` read them back.  A file may
 have been edited or damaged since, so each record read is checked in full:
 every field there and of its type, numbers finite and in range (0 <= score <=
-max_score, scores adding up, `passed` agreeing with the tests), texts valid
+max_score, scores adding up, `passed` agreeing with the tests; the student's
+id, name, email and login, the submission time with its offset), texts valid
 Unicode and of bounded size, no unknown field.  `record_problem` says which
 field is wrong, so a bad file is refused with one line naming it, before
 anything is made from it.
@@ -22,7 +23,7 @@ signature: whoever recomputes it can forge a record.
 
 Fields of the student's identity and time (written by the batch where the
 class folder gives them), optional: `student` ({"id", "name", "email",
-"login"}), `submitted_at` (ISO 8601 with its offset, or null) and
+"login"}, and from a roster "in_roster", "sis_id", "section"), `submitted_at` (ISO 8601 with its offset, or null) and
 `late_marker` (true when the LMS marked the submission late).
 """
 
@@ -44,7 +45,8 @@ MAX_TESTS = 10_000
 MAX_POINTS = 1e9                   # a record's max_score: far above any exercise, far from overflowing a total
 MAX_DURATION_MS = 1e9
 IDENTITY = ("student", "submitted_at", "late_marker")  # not in the checksum: a later batch may fill them in
-STUDENT_FIELDS = {"id": False, "name": False, "email": True, "login": True}  # field -> may be null
+STUDENT_KEYS = {"id", "name", "email", "login"}
+STUDENT_OPTIONAL = {"in_roster", "sis_id", "section"}  # from a roster
 
 
 def results_checksum(record):
@@ -114,6 +116,7 @@ def _check_record(record, complete):
     if ("missing" in record) != (record["submission_sha256"] is None):
         raise _Problem("missing", "a record has either 'missing' (the file was not graded) or a "
                                   "'submission_sha256', and not both")
+    _check_who_and_when(record)
     max_score = _points(record, "max_score", MAX_POINTS)
     score = _points(record, "score", max_score)
     tests = record["tests"]
@@ -132,28 +135,37 @@ def _check_record(record, complete):
             raise _Problem("max_score", "is not the sum of the tests' max_score")
         if not math.isclose(score, sum(t["score"] for t in tests), rel_tol=1e-9, abs_tol=1e-9):
             raise _Problem("score", "is not the sum of the tests' score")
-    _check_identity(record)
     if complete and record["results_sha256"] != results_checksum(record):
         raise _Problem("results_sha256", "does not match the record: it was edited after grading (to change "
                                          "points, use an overrides file, --overrides; or grade again)")
 
 
-def _check_identity(record):
-    student = record.get("student")
-    if student is not None:
-        if type(student) is not dict or set(student) != set(STUDENT_FIELDS):
-            raise _Problem("student", f"should be an object with {', '.join(STUDENT_FIELDS)}")
-        for key, nullable in STUDENT_FIELDS.items():
-            _text(student, key, NAME_LIMIT, empty=nullable, none=nullable, where="student")
-    when = record.get("submitted_at")
-    if when is not None:
+def _check_who_and_when(record):
+    """The hand-in's student, time and LMS late marker (grader/classfolder/), when the record has them."""
+    if "student" in record:
+        student = record["student"]
+        if type(student) is not dict:
+            raise _Problem("student", "should be a JSON object")
+        for key in sorted(STUDENT_KEYS - set(student)):
+            raise _Problem(f"student.{key}", "missing")
+        for key in sorted(set(student) - STUDENT_KEYS - STUDENT_OPTIONAL):
+            raise _Problem(f"student.{_shown(key)}", "not a field of a student")
+        for key in ("id", "name"):
+            _text(student, key, NAME_LIMIT, empty=False, where="student")
+        for key in ("email", "login", "sis_id", "section"):
+            if key in student:
+                _text(student, key, NAME_LIMIT, none=True, where="student")
+        if "in_roster" in student and type(student["in_roster"]) is not bool:
+            raise _Problem("student.in_roster", f"should be true or false, not {_shown(student['in_roster'])}")
+    if record.get("submitted_at") is not None:
         _text(record, "submitted_at", SHORT_LIMIT, empty=False)
         try:
-            offset = datetime.datetime.fromisoformat(when).tzinfo
+            aware = datetime.datetime.fromisoformat(record["submitted_at"]).tzinfo is not None
         except ValueError:
-            offset = None
-        if offset is None:
-            raise _Problem("submitted_at", f"should be a date and time with its offset, not {_shown(when)}")
+            aware = False
+        if not aware:
+            raise _Problem("submitted_at", f"should be a date and time with its offset, not "
+                                           f"{_shown(record['submitted_at'])}")
     if "late_marker" in record and type(record["late_marker"]) is not bool:
         raise _Problem("late_marker", f"should be true or false, not {_shown(record['late_marker'])}")
 

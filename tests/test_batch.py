@@ -243,7 +243,8 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path, make_args, expected):
 def test_a_results_file_that_is_not_ours_is_refused(tmp_path):
     out = tmp_path / "results.jsonl"
     out.write_text("hello\n")
-    process = batch("sinusoidal_pe", str(tmp_path), "--out", str(out))
+    folder = copy_cases(tmp_path / "class", {"a.py": "correct_vectorised.py"})
+    process = batch("sinusoidal_pe", str(folder), "--out", str(out))
     assert process.returncode == 2
     assert "results.jsonl:1: not a results record" in process.stderr
     assert out.read_text() == "hello\n"

@@ -37,10 +37,23 @@ class Plan:
 
 @dataclasses.dataclass(frozen=True)
 class Student:
-    name: str
+    name: str          # the hand-in's name in the class folder (the records' "submission"): unique
     records: dict      # exercise id -> record (absent: not in the results)
     total: float       # weighted points
     max_total: float
+
+    @property
+    def identity(self):
+        """Who this is: the records' "student" (id, name, email, login; grader/classfolder/), or, for records
+        without one, the hand-in's name as id and name."""
+        for record in self.records.values():
+            if "student" in record:
+                return record["student"]
+        return {"id": self.name, "name": self.name, "email": None, "login": None}
+
+    @property
+    def shown_name(self):
+        return self.identity["name"]
 
     @property
     def percentage(self):

@@ -55,6 +55,9 @@ def render(students, plan):
     parts += _students(students, plan)
     if plan.adjusts:
         parts += _adjustments(students, plan)
+    outsiders = [s.shown_name for s in students if s.identity.get("in_roster") is False]
+    if outsiders:
+        parts.append(f"<h2>Not in the roster</h2><p>Graded all the same: {_names(outsiders)}</p>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
@@ -79,7 +82,7 @@ def _exercise(exercise_id, students):
     names = [t["name"] for t in records[0]["tests"]] if records else []
     rows = []
     for index, name in enumerate(names):
-        outcomes = [(s.name, s.records[exercise_id]["tests"][index]) for s in students]
+        outcomes = [(s.shown_name, s.records[exercise_id]["tests"][index]) for s in students]
         passed = sum(test["status"] == "passed" for _, test in outcomes)
         failures = collections.Counter(first_line(test["message"]) or test["status"]
                                        for _, test in outcomes if test["status"] != "passed")
@@ -106,7 +109,7 @@ def _students(students, plan):
         for exercise_id in plan.weights:
             record = student.records.get(exercise_id)
             cells.append(f"<td>{_where(record)}</td>")
-        rows.append(f"<tr><td>{e(student.name)}</td><td class=\"num\">{points(student.total)}/"
+        rows.append(f"<tr><td>{e(student.shown_name)}</td><td class=\"num\">{points(student.total)}/"
                     f"{points(student.max_total)}</td><td class=\"num\">{student.percentage:.1f}%</td>"
                     + "".join(cells) + "</tr>")
     return ["<h2>Students: where each is stuck</h2>", '<div class="scroll"><table>',
