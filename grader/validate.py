@@ -125,9 +125,12 @@ def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
     result = ValidationResult(exercise.id, lines=[f"{exercise.id} - {exercise.title}"])
     result.check(FORMAT_CHECK)
     _check_markdown(exercise, result)
-    test_lines = _check_tests(exercise, result)
-    if test_lines is not None:
-        runs, not_graded = _grade_everything(exercise, list(test_lines), earlier, sandbox_mode)
+    tests = _check_tests(exercise, result)
+    if tests is not None:
+        test_lines = {}  # test name -> the line of its def (the first, should two share a name)
+        for test in tests:
+            test_lines.setdefault(test.name, test.function.__code__.co_firstlineno)
+        runs, not_graded = _grade_everything(exercise, [test.name for test in tests], earlier, sandbox_mode)
         result.check("tests' own code raises nothing and runs within its time", test_code_problems(exercise, runs))
         _check_reference(exercise, runs, result)
         if not_graded:
@@ -172,7 +175,7 @@ def _check_markdown(exercise, result):
 
 
 def _check_tests(exercise, result):
-    """Check the hidden tests load, are documented and uniquely named; return {name: line} or None."""
+    """Check the hidden tests load, are documented and uniquely named; return them (HiddenTest) or None."""
     tests_path = exercise.path / "tests.py"
     tree = ast.parse(exercise.tests_source)  # the loader compiled it already
     # Checked before loading: a module the browser lacks may well import fine here, or fail the import.
@@ -202,7 +205,7 @@ def _check_tests(exercise, result):
         problems.append(str(exc))
     result.check(f"{len(tests)} hidden tests load, each with a docstring, names unique, imports "
                  f"the browser has", problems)
-    return {test.name: test.function.__code__.co_firstlineno for test in tests}
+    return tests
 
 
 def _shadowed_tests(tree, tests_path):
@@ -345,7 +348,8 @@ def _check_speed(exercise, runs, test_lines, result):
     slowest = max(run.tests, key=lambda t: t.duration_ms)
     slowest_figure = f"{slowest.name!r} {slowest.duration_ms / 1000:.2f} s ({time_split([slowest])})"
     figure = (f"reference tests take {run.seconds:.2f} s ({time_split(run.tests)}), budget {budget:.2f} s "
-              f"({BUDGET_FRACTION:.0%} of time_limit {exercise.time_limit:g} s); slowest: {slowest_figure}")
+              f"({BUDGET_FRACTION:.0%} of time_limit {exercise.time_limit:g} s); "
+              f"slowest: {slowest.name!r} {slowest.duration_ms / 1000:.2f} s")
     problems = []
     if run.seconds > budget:
         problems.append(_problem(exercise.path / "tests.py", f"too slow: the reference's tests take "

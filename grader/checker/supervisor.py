@@ -270,9 +270,9 @@ def shared_sandbox(mode="auto"):
     return sandbox
 
 
-def grade_isolated(spec, source, limits, test_names=None, earlier=()):
+def grade_isolated(spec, source, limits, test_names=None, earlier=(), authoring=False):
     """Grade one submission with the process-wide sandbox; always returns a full report."""
-    return Grader(spec, limits, shared_sandbox(), test_names, earlier).grade(source)
+    return Grader(spec, limits, shared_sandbox(), test_names, earlier, authoring).grade(source)
 
 
 __all__ = ["Grader", "Limits", "grade_isolated", "load_test_names", "shared_sandbox"]
