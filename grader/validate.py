@@ -23,19 +23,16 @@ learner's code in the sandbox, the references of the steps it uses in scope),
 so a mutant that loops ends as a timeout instead of hanging the validation.
 """
 
-import ast
 import dataclasses
-import inspect
 import json
 import os
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
+from grader.exercise_rules import step_problems, tests_problems
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
 from grader.test_code import TEST_CODE_FRACTION, catches, stopped_on, test_code_problems, time_split
 from grader.track import reference_steps
@@ -120,10 +117,10 @@ def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
     except ExerciseError as exc:
         name = exercise.id if isinstance(exercise, Exercise) else Path(exercise).name
         result = ValidationResult(name, lines=[name])
-        result.check(FORMAT_CHECK, [str(exc)])
+        result.check(FORMAT_CHECK, [str(error) for error in exc.errors])
         return _finish(result, started)
     result = ValidationResult(exercise.id, lines=[f"{exercise.id} - {exercise.title}"])
-    result.check(FORMAT_CHECK)
+    result.check(FORMAT_CHECK, step_problems(exercise))
     _check_markdown(exercise, result)
     tests = _check_tests(exercise, result)
     if tests is not None:
@@ -176,68 +173,13 @@ def _check_markdown(exercise, result):
 
 def _check_tests(exercise, result):
     """Check the hidden tests load, are documented and uniquely named; return them (HiddenTest) or None."""
-    tests_path = exercise.path / "tests.py"
-    tree = ast.parse(exercise.tests_source)  # the loader compiled it already
-    # Checked before loading: a module the browser lacks may well import fine here, or fail the import.
-    problems = _foreign_imports(tree, tests_path) + _shadowed_tests(tree, tests_path)
-    try:
-        tests = load_tests(exercise.grading_spec())
-    except TestsError as exc:
-        result.check("hidden tests load", [*problems, str(exc)])
+    tests, problems = tests_problems(exercise)
+    if tests is None:
+        result.check("hidden tests load", problems)
         return None
-    except SystemExit:  # not an Exception, so load_tests lets it through
-        result.check("hidden tests load", [*problems, _problem(tests_path, "the hidden tests call exit "
-                                                                         "while being imported")])
-        return None
-    seen = {}
-    for test in tests:
-        line = test.function.__code__.co_firstlineno
-        if not (inspect.getdoc(test.function) or "").strip():
-            problems.append(_problem(tests_path, f"{test.function.__name__} has no docstring: its first line "
-                                                 f"is the test name learners see", line))
-        elif test.name in seen:
-            problems.append(_problem(tests_path, f"{test.function.__name__} has the same name as "
-                                                 f"{seen[test.name]}: {test.name!r}", line))
-        seen.setdefault(test.name, test.function.__name__)
-    try:
-        exercise.check_points([test.name for test in tests])
-    except ExerciseError as exc:
-        problems.append(str(exc))
     result.check(f"{len(tests)} hidden tests load, each with a docstring, names unique, imports "
                  f"the browser has", problems)
     return tests
-
-
-def _shadowed_tests(tree, tests_path):
-    """A test function defined twice at module level: Python keeps the last, the first never runs."""
-    problems, first_lines = [], {}
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test_"):
-            if node.name in first_lines:
-                problems.append(_problem(tests_path, f"{node.name} is defined twice (lines {first_lines[node.name]} "
-                                         f"and {node.lineno}); the first definition is silently replaced", node.lineno))
-            first_lines.setdefault(node.name, node.lineno)
-    return problems
-
-
-def _foreign_imports(tree, tests_path):
-    """Imports of anything but numpy, the standard library and grader.core: the browser has nothing else."""
-    problems = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            modules = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            modules = ["." * node.level + (node.module or "")]
-        else:
-            continue
-        for module in modules:
-            top = module.split(".")[0]
-            if not (top == "numpy" or top in sys.stdlib_module_names
-                    or module == "grader.core" or module.startswith("grader.core.")):
-                problems.append(_problem(tests_path, f"imports {module}: hidden tests may import only numpy, the "
-                                         f"standard library and grader.core (they run in the browser too, and "
-                                         f"compute expected values without solution.py)", node.lineno))
-    return problems
 
 
 def _grade_everything(exercise, test_names, earlier, sandbox_mode):

@@ -236,13 +236,14 @@ def _load_tests_child(spec, write_end, parent):
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
-        printed = sys.stdout = sys.stderr = io.StringIO()
+        printed = sys.stdout = sys.stderr = _Printed(spec.tests_filename)
         try:
             names = [test.name for test in load_tests(spec)]
             answer = {"names": names}
             if printed.getvalue():
                 first = printed.getvalue().strip().splitlines()[:1] or [""]
-                answer = {"error": f"{spec.tests_filename}: the hidden tests print while loading "
+                where = f"{spec.tests_filename}:{printed.line}" if printed.line else spec.tests_filename
+                answer = {"error": f"{where}: the hidden tests print while loading "
                                    f"({first[0][:80]!r}); hidden tests must not print"}
         except TestsError as exc:
             answer = {"error": str(exc)}
@@ -252,6 +253,22 @@ def _load_tests_child(spec, write_end, parent):
         os.write(write_end, json.dumps(answer).encode())
     finally:
         os._exit(0)
+
+
+class _Printed(io.StringIO):
+    """What the hidden tests print while loading, and the line of tests.py that printed first."""
+
+    def __init__(self, tests_filename):
+        super().__init__()
+        self.tests_filename, self.line = tests_filename, None
+
+    def write(self, text):
+        frame = sys._getframe(1)
+        while self.line is None and frame is not None:
+            if frame.f_code.co_filename == self.tests_filename:
+                self.line = frame.f_lineno
+            frame = frame.f_back
+        return super().write(text)
 
 
 _shared = {}
