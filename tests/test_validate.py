@@ -1,6 +1,7 @@
 """`python -m grader validate`: each kind of broken exercise is named clearly; the shipped ones pass."""
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -368,3 +369,29 @@ def test_pyodide_disagreement_is_named(folder):
     assert "softmax_rows/solution.py: test 'Each row is the softmax of that row' is passed in CPython but failed " \
            "in Pyodide: softmax_rows(x) for x of shape (3, 4)" in result.problems[0]
     assert "'Large scores do not overflow' is passed in CPython but failed in Pyodide" in result.problems[1]
+
+
+@pytest.fixture(scope="module")
+def twin(tmp_path_factory):
+    """A copy of the scaffold at the same step, whose tests print while loading; beside the scaffold."""
+    original = create_exercise("softmax_rows", tmp_path_factory.mktemp("twin") / "exercises")
+    twin = original.parent / "a_twin"  # sorted first: the build stops at it
+    shutil.copytree(original, twin)
+    edit(twin / "exercise.toml", 'id = "softmax_rows"', 'id = "a_twin"')
+    edit(twin / "tests.py", "\nimport math\n", '\nprint("loading")\nimport math\n')
+    return twin
+
+
+def test_validate_check_and_build_give_one_verdict(twin, tmp_path):
+    problems = validate_exercise(twin).problems
+    assert problems == [
+        f"{twin}/exercise.toml:11: step 1 of track 'build-gpt' is already used by softmax_rows "
+        f"({twin.parent}/softmax_rows/exercise.toml:11)",
+        f"{twin}/tests.py:9: the hidden tests print while loading ('loading'); hidden tests must not print"]
+    check = run_cli("check", str(twin), str(twin / "solution.py"))
+    assert check.returncode == 2 and check.stdout == ""
+    assert check.stderr == "error: " + "\n".join(problems) + "\n"
+    build = subprocess.run([sys.executable, "build.py", "--exercises", str(twin.parent), "--out",
+                            str(tmp_path / "_site"), "--pyodide-url", "https://cdn.example/pyodide/"],
+                           capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert build.returncode == 2 and build.stderr == "error: " + "\n".join(problems) + "\n"
