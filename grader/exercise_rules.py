@@ -2,19 +2,23 @@
 
 The loader (grader/exercise.py) checks each file's format and exercise.toml,
 and grader/track.py the steps it uses; the rules here need more: the
-exercises beside it (no two share a step of a track) and the hidden tests
+exercises beside it (no two share a step of a track), the hidden tests
 loaded (as `check` loads them: in a child, within a time limit, printing
-nothing; then here, for their docstrings and names).  Nothing is graded: the
-checks that grade (reference, mutants, speed) are grader/validate.py's.
+nothing; then here, for their docstrings and names) and the mutants' header
+comments.  Nothing is graded: the checks that grade (reference, starter,
+mutants caught, determinism, speed) are grader/validate.py's.
 """
 
 import ast
 import inspect
+import re
 import sys
 
 from grader.checker.supervisor import load_test_names
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import ExerciseError, exercise_folders, track_step, where
+
+MUTANT_HEADER = re.compile(r"#[ \t]*\S")  # a mutant's first line: a comment with some text in it
 
 
 class InvalidExercise(Exception):
@@ -28,7 +32,7 @@ class InvalidExercise(Exception):
 def ensure_valid(exercise):
     """The hidden tests (HiddenTest, in order), or InvalidExercise listing every rule `exercise` breaks."""
     tests, problems = tests_problems(exercise)
-    problems = step_problems(exercise) + problems
+    problems = step_problems(exercise) + problems + mutant_problems(exercise)
     if problems:
         raise InvalidExercise(problems)
     return tests
@@ -44,6 +48,16 @@ def step_problems(exercise):
             problems.append(str(exercise.error_at("step", f"step {exercise.step} of track {exercise.track!r} is "
                                                           f"already used by {folder.name} ({there})")))
     return problems
+
+
+def mutant_problems(exercise):
+    """[problem] when there is no mutant, or one does not start with the comment saying what mistake it models."""
+    if not exercise.mutants:
+        return [_problem(exercise.path / "mutants", "no mutants: add at least one known-wrong solution that the "
+                                                    "tests must reject")]
+    return [_problem(exercise.path / "mutants" / name, "a mutant starts with a comment saying what mistake it "
+                                                       "models, e.g. '# Normalises each column instead of each row.'", 1)
+            for name, source in exercise.mutants.items() if not MUTANT_HEADER.match(source)]
 
 
 def tests_problems(exercise):

@@ -26,13 +26,12 @@ so a mutant that loops ends as a timeout instead of hanging the validation.
 import dataclasses
 import json
 import os
-import re
 import subprocess
 import time
 from pathlib import Path
 
 from grader.exercise import Exercise, ExerciseError, load_exercise
-from grader.exercise_rules import step_problems, tests_problems
+from grader.exercise_rules import mutant_problems, step_problems, tests_problems
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
 from grader.test_code import TEST_CODE_FRACTION, catches, stopped_on, test_code_problems, time_split
 from grader.track import reference_steps
@@ -46,7 +45,6 @@ NODE_RUNNER = Path(__file__).resolve().parent / "pyodide" / "node_runner.mjs"
 NODE_STARTUP_SECONDS = 120
 OK, FAIL = "✓", "✗"
 FORMAT_CHECK = "format: files, metadata and Python syntax"
-MUTANT_HEADER = re.compile(r"#[ \t]*\S")  # the first line: a comment with some text in it
 
 
 @dataclasses.dataclass
@@ -228,19 +226,14 @@ def _check_starter(exercise, runs, result):
 
 
 def _check_mutants(exercise, runs, result):
+    problems, details = mutant_problems(exercise), []
     if not exercise.mutants:
-        result.check("mutants: none (add known-wrong solutions under mutants/)",
-                     [_problem(exercise.path / "mutants", "no mutants: add at least one known-wrong solution "
-                                                          "that the tests must reject")])
+        result.check("mutants: none (add known-wrong solutions under mutants/)", problems)
         return
-    problems, details = [], []
     caught = 0
-    for name, source in exercise.mutants.items():
+    for name in exercise.mutants:
         run = runs[name][0]
         path = exercise.path / "mutants" / name
-        if not MUTANT_HEADER.match(source):
-            problems.append(_problem(path, "a mutant starts with a comment saying what mistake it models, "
-                                           "e.g. '# Normalises each column instead of each row.'", 1))
         if run.error is not None:
             problems.append(_problem(path, f"the mutant does not load ({run.error}); a mutant should load "
                                            f"and be caught by a test"))
