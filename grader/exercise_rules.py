@@ -55,8 +55,9 @@ def mutant_problems(exercise):
     if not exercise.mutants:
         return [_problem(exercise.path / "mutants", "no mutants: add at least one known-wrong solution that the "
                                                     "tests must reject")]
-    return [_problem(exercise.path / "mutants" / name, "a mutant starts with a comment saying what mistake it "
-                                                       "models, e.g. '# Normalises each column instead of each row.'", 1)
+    header = ("a mutant starts with a comment saying what mistake it models, e.g. '# Normalises each column "
+              "instead of each row.'")
+    return [_problem(exercise.path / "mutants" / name, header, 1)
             for name, source in exercise.mutants.items() if not MUTANT_HEADER.match(source)]
 
 

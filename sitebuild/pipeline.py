@@ -147,10 +147,13 @@ def _prepare(exercise, validator):
         statement_html = render_markdown(exercise.statement)
     except MarkdownError as exc:
         raise ExerciseError(exercise.path / "statement.md", exc.message, exc.line) from None
-    try:
-        hints_html = [render_markdown(hint) for hint in exercise.hints]
-    except MarkdownError as exc:
-        raise ExerciseError(exercise.path / "exercise.toml", f"in hints: {exc.message}") from None
+    hints_html = []
+    for number, hint in enumerate(exercise.hints, start=1):
+        try:
+            hints_html.append(render_markdown(hint))
+        except MarkdownError as exc:  # worded as `validate` words it
+            raise ExerciseError(exercise.path / "exercise.toml",
+                                f"hint {number} does not render: {exc.message}") from None
     # Authoring checks (grader/validate.py): reference passes, mutants caught, tests deterministic and fast.
     validator.check(exercise)
     return Page(exercise, test_names, used, statement_html, hints_html)

@@ -33,7 +33,8 @@ def test_a_shipped_exercise_loads(exercise_dir):
     ("step = 2", 'step = "two"', r"exercise.toml:\d+: step should be int, not str"),
     ('entry = "sinusoidal_pe"', 'entry = "sinusoidal-pe"', r"exercise.toml:\d+: entry .* not a valid Python function name"),
     ('title =', 'colour = "red"\ntitle =', r"exercise.toml:\d+: unknown key 'colour'"),
-    ('title =', 'titel = "x"\ntitle =', r"exercise.toml:\d+: unknown key 'titel' \(known keys: .*\); did you mean 'title'\?"),
+    ('title =', 'titel = "x"\ntitle =',
+     r"exercise.toml:\d+: unknown key 'titel' \(known keys: .*\); did you mean 'title'\?"),
     ('reveal_solution = "after-pass"', 'reveal_solution = "after_pass"',
      r"reveal_solution should be one of after-pass, never, not 'after_pass'; did you mean 'after-pass'\?"),
     ('id = "sinusoidal_pe"', 'id = "other"', r"exercise.toml:\d+: id 'other' does not match the folder name"),
@@ -124,5 +125,6 @@ def test_every_problem_of_exercise_toml_in_one_run(exercise_dir):
 def test_wrong_entry_names_the_functions_of_the_solution(exercise_dir):
     replace_in(exercise_dir / "exercise.toml", 'entry = "sinusoidal_pe"', 'entry = "sinusoidal_p"')
     with pytest.raises(ExerciseError, match=r"exercise.toml:\d+: entry 'sinusoidal_p' is not a function of "
-                                            r"solution.py \(it defines sinusoidal_pe\); did you mean 'sinusoidal_pe'\?$"):
+                                            r"solution.py \(it defines sinusoidal_pe\); "
+                                            r"did you mean 'sinusoidal_pe'\?$"):
         load_exercise(exercise_dir)

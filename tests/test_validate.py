@@ -158,8 +158,8 @@ def test_an_error_in_the_tests_own_code_is_the_exercises(broken_diagnosis):
     assert len(result.problems) == 2, result.problems
     problem, mutant = result.problems
     assert problem.startswith(f"{folder}/tests.py:60: test 'A pair of scores' raised an exception in its own code "
-                              "(not in the learner's call) on mutants columns_not_rows.py and wrong_on_pairs.py; learners would see an error "
-                              "that is not theirs:\n")
+                              "(not in the learner's call) on mutants columns_not_rows.py and wrong_on_pairs.py; "
+                              "learners would see an error that is not theirs:\n")
     assert "TypeError: ufunc 'bitwise_or' not supported" in problem
     assert f'File "{folder}/tests.py", line 60, in test_pair\n' in problem  # the traceback
     assert "  ✗ tests' own code raises nothing and runs within its time" in result.lines
