@@ -4,11 +4,12 @@
 `ValidationResult`: `.problems` (one string per problem, naming the file) and
 `.lines` (the human report, one ✓/✗ line per check).  The checks:
 
-- the folder matches the format (the loader's own checks: files, metadata, syntax), and the steps it
-  uses exist, earlier in its track (grader/track.py);
+- the folder matches the format (the loader's own checks: files, metadata, syntax), the steps it
+  uses exist, earlier in its track (grader/track.py), and no exercise beside it has its step;
 - the statement and the hints render (Markdown and LaTeX, as on the site);
-- the hidden tests load, each has a docstring, their names (and function names) are unique,
-  and they import only numpy, the standard library and grader.core;
+- the hidden tests load as `check` loads them, each has a docstring, their names (and function names)
+  are unique, and they import only numpy, the standard library and grader.core;
+  (these rules, which grade nothing, are grader/exercise_rules.py's: `check` and the build apply them too)
 - the reference passes every test, the starter does not pass them all;
 - every mutant starts with a comment saying what mistake it models, loads and fails at least one test;
 - every test is deterministic: reference and mutants graded twice agree test by test;
