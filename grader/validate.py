@@ -14,7 +14,7 @@
 - every mutant starts with a comment saying what mistake it models, loads and fails at least one test;
 - every test is deterministic: reference and mutants graded twice agree test by test;
 - the tests' own code (not the learner's calls) raises nothing and runs within its time
-  (grader/test_code.py): a test that fails in its own code is the exercise's bug, never a catch;
+  (grader/tests_own_code.py): a test that fails in its own code is the exercise's bug, never a catch;
 - the reference's tests fit in a time budget (BUDGET_FRACTION of time_limit), learner and test code apart;
 - with a Pyodide distribution: reference and mutants get the same verdicts in
   real Pyodide (under Node) as in CPython.
@@ -34,7 +34,7 @@ from pathlib import Path
 from grader.exercise import Exercise, ExerciseError, load_exercise
 from grader.exercise_rules import mutant_problems, step_problems, tests_problems
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
-from grader.test_code import TEST_CODE_FRACTION, catches, stopped_on, test_code_problems, time_split
+from grader.tests_own_code import TEST_CODE_FRACTION, catches, own_code_problems, stopped_on, time_split
 from grader.track import reference_steps
 from markup.markdown import MarkdownError, prerender, render_markdown
 from grader.node import NodeError, node_command
@@ -127,7 +127,7 @@ def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
         for test in tests:
             test_lines.setdefault(test.name, test.function.__code__.co_firstlineno)
         runs, not_graded = _grade_everything(exercise, [test.name for test in tests], earlier, sandbox_mode)
-        result.check("tests' own code raises nothing and runs within its time", test_code_problems(exercise, runs))
+        result.check("tests' own code raises nothing and runs within its time", own_code_problems(exercise, runs))
         _check_reference(exercise, runs, result)
         if not_graded:
             if len(runs["reference"]) == 2:
@@ -209,7 +209,7 @@ def _check_reference(exercise, runs, result):
     if run.error is not None:
         problems = [_problem(path, f"the reference does not load: {run.error}")]
     else:
-        # A test that failed in its own code is the tests' problem, named by test_code_problems.
+        # A test that failed in its own code is the tests' problem, named by own_code_problems.
         problems = [_problem(path, f"the reference fails test {test.name!r} ({test.status}): {test.message}")
                     for test in catches(run)]
     passed = sum(status == "passed" for status in run.statuses)

@@ -58,7 +58,7 @@ class Limits:
     importable: frozenset | None = None  # top-level modules the submission may import (default: any)
     test_limit: float | None = None     # CPU seconds for the calls of any one test, within time_limit
     test_code_limit: float | None = None  # wall-clock seconds for the hidden tests' own code, all tests together
-                                          # (test_timer.py; default: time_limit)
+                                          # (tests_timer.py; default: time_limit)
 
     @property
     def tests_own_seconds(self):

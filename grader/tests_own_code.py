@@ -12,7 +12,7 @@ from grader.exercise import ExerciseError
 TEST_CODE_FRACTION = 0.5  # of time_limit: validate stops the tests' own code there (its speed check allows 25%)
 
 
-def test_code_problems(exercise, runs):
+def own_code_problems(exercise, runs):
     """One problem per tests.py line (and error) where the tests' own code failed, naming what it was graded on."""
     found = {}  # (line, first line of the traceback) -> (test name, error, [labels])
     for label, label_runs in runs.items():

@@ -3,7 +3,7 @@
 The learner's calls have their own limits (remote.py).  The tests' own code
 (expected values, diagnoses) runs here, in the checker; without a bound a
 slow or looping test would hold the grading until the supervisor's wall-clock
-backstop and be reported as the learner's timeout.  `TestTimer` gives all the
+backstop and be reported as the learner's timeout.  `TestsTimer` gives all the
 tests of one grading `seconds` of wall-clock time together, counted only
 while their own code runs (the engine pauses it around each call into the
 learner's code, see grader/core/engine.py `run_tests`), and raises
@@ -19,7 +19,7 @@ from grader.core.engine import TestCodeStopped
 RETRY_SECONDS = 0.1  # a test that swallows TestCodeStopped gets it again this soon
 
 
-class TestTimer:
+class TestsTimer:
     """A budget of wall-clock seconds for the tests' own code, enforced with SIGALRM (main thread only)."""
 
     def __init__(self, seconds):
