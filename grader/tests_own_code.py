@@ -18,7 +18,7 @@ def own_code_problems(exercise, runs):
     for label, label_runs in runs.items():
         for test in label_runs[0].tests:
             error = test.test_code_error
-            if error is not None:
+            if error is not None and error["kind"] != "not run":  # named where the time ran out
                 key = (error["line"], error["traceback"].splitlines()[0])
                 found.setdefault(key, (test.name, error, []))[2].append(label)
     problems = []

@@ -191,6 +191,10 @@ def test_sleeps(softmax_rows):
     """Takes its time"""
     softmax_rows(np.ones((1, 2)))
     time.sleep(30)
+
+
+def test_after(softmax_rows):
+    """Comes after"""
 ''')
     result = validate_exercise(folder)
     assert len(result.problems) == 1, result.problems
@@ -199,6 +203,15 @@ def test_sleeps(softmax_rows):
     assert "line 61, in test_sleeps\n    time.sleep(30)" in result.problems[0]
     # Nothing else is graded: it would run out of time on each of them as well.
     assert "  - starter and mutants not graded: the tests' own code ran out of time on the reference" in result.lines
+    # `check` gives the tests' own code time_limit (2 s); the learner is not blamed, for that test or the next.
+    report = json.loads(run_cli("check", str(folder), str(folder / "solution.py"), "--json").stdout)
+    stopped, after = report["tests"][2:]
+    assert stopped["status"] == after["status"] == "error"
+    assert stopped["message"] == ("This test could not finish: the exercise's own test code (not yours) ran for more "
+                                  "than 2 s, its time for all the tests (stopped at tests.py:61). The exercise has a "
+                                  "bug; your code is not at fault.")
+    assert after["message"] == ("Not run: the exercise's own test code (not yours) ran for more than 2 s, its time "
+                                "for all the tests")
 
 
 @pytest.mark.parametrize("old, new, message", [

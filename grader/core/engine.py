@@ -224,7 +224,7 @@ def run_tests(spec, learner, emit=None, tests=None, test_timer=None):
                 status, message = "timeout", f"Not run: {exhausted}"
             elif timer_used_up is not None:
                 status, message = "error", f"Not run: {timer_used_up}"
-                test_code_error = {"line": None, "kind": "stopped", "traceback": f"not run: {timer_used_up}"}
+                test_code_error = {"line": None, "kind": "not run", "traceback": f"not run: {timer_used_up}"}
             else:
                 try:
                     if test_timer is not None:

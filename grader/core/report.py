@@ -9,7 +9,8 @@ The engine emits events as it goes:
      "comparison": COMPARISON,     optional: the arrays of a failed check (see comparison.py)
      "learner_ms": float,          optional: how much of duration_ms the learner's calls took
      "test_code_error": TEST_CODE_ERROR}   optional: the test's own code raised, or ran out of time
-    TEST_CODE_ERROR = {"line": int | None (of tests.py), "kind": "raised" | "stopped", "traceback": str}
+    TEST_CODE_ERROR = {"line": int | None (of tests.py), "traceback": str,
+                       "kind": "raised" | "stopped" | "not run" (an earlier test used up the tests' time)}
     {"event": "aborted", "error": str}      grading could not go on (the remaining tests are not run)
     {"event": "done"}
 Whoever watches a run from outside (the CLI's parent process, the page) feeds
@@ -205,7 +206,7 @@ def _authoring_fields(event, duration):
     if error is not None:
         line = error.get("line") if type(error) is dict else None
         if (type(error) is not dict or set(error) != {"line", "kind", "traceback"}
-                or not (line is None or type(line) is int) or error["kind"] not in ("raised", "stopped")):
+                or not (line is None or type(line) is int) or error["kind"] not in ("raised", "stopped", "not run")):
             raise InvalidEvent("test_code_error must be an object with line, kind and traceback")
         fields["test_code_error"] = {"line": line, "kind": error["kind"],
                                      "traceback": _text(error, "traceback", MESSAGE_LIMIT)}
