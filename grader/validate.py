@@ -213,7 +213,9 @@ def _check_reference(exercise, runs, result):
         problems = [_problem(path, f"the reference fails test {test.name!r} ({test.status}): {test.message}")
                     for test in catches(run)]
     passed = sum(status == "passed" for status in run.statuses)
-    result.check(f"reference passes {passed}/{len(run.tests)} tests", problems)
+    unchecked = sum(test.test_code_error is not None for test in run.tests)
+    note = f" ({unchecked} could not check it: their own code failed)" if unchecked else ""
+    result.check(f"reference passes {passed}/{len(run.tests)} tests{note}", problems)
 
 
 def _check_starter(exercise, runs, result):
