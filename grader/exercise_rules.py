@@ -10,12 +10,13 @@ mutants caught, determinism, speed) are grader/validate.py's.
 """
 
 import ast
+import functools
 import inspect
 import re
 import sys
 
 from grader.checker.supervisor import load_test_names
-from grader.core.engine import TestsError, load_tests
+from grader.core.engine import GradingSpec, TestsError, load_tests
 from grader.exercise import ExerciseError, exercise_folders, track_step, where
 
 MUTANT_HEADER = re.compile(r"#[ \t]*\S")  # a mutant's first line: a comment with some text in it
@@ -29,22 +30,31 @@ class InvalidExercise(Exception):
         super().__init__("\n".join(self.problems))
 
 
-def ensure_valid(exercise):
-    """The hidden tests (HiddenTest, in order), or InvalidExercise listing every rule `exercise` breaks."""
+def ensure_valid(exercise, beside=None):
+    """The hidden tests (HiddenTest, in order), or InvalidExercise listing every rule `exercise` breaks.
+
+    `beside`: the exercises of its folder when they are loaded already (see step_problems)."""
     tests, problems = tests_problems(exercise)
-    problems = step_problems(exercise) + problems + mutant_problems(exercise)
+    problems = step_problems(exercise, beside) + problems + mutant_problems(exercise)
     if problems:
         raise InvalidExercise(problems)
     return tests
 
 
-def step_problems(exercise):
-    """[problem] when another exercise beside it (in the same folder) has the same step of the same track."""
+def step_problems(exercise, beside=None):
+    """[problem] when another exercise beside it (in the same folder) has the same step of the same track.
+
+    `beside`: those exercises (Exercise) when they are loaded already; else their exercise.toml files are read.
+    """
+    if beside is None:
+        steps = [(folder, found[:2]) for folder in exercise_folders(exercise.path.parent)
+                 if (found := track_step(folder)) is not None]
+    else:
+        steps = [(other.path, (other.track, other.step)) for other in beside]
     problems = []
-    for folder in exercise_folders(exercise.path.parent):
-        other = track_step(folder) if folder.resolve() != exercise.path.resolve() else None
-        if other is not None and other[:2] == (exercise.track, exercise.step):
-            there = where(folder / "exercise.toml", other[2])
+    for folder, track_and_step in steps:
+        if track_and_step == (exercise.track, exercise.step) and folder.resolve() != exercise.path.resolve():
+            there = where(folder / "exercise.toml", track_step(folder)[2])
             problems.append(str(exercise.error_at("step", f"step {exercise.step} of track {exercise.track!r} is "
                                                           f"already used by {folder.name} ({there})")))
     return problems
@@ -70,8 +80,11 @@ def tests_problems(exercise):
     # Checked before loading: a module the browser lacks may well import fine here, or fail the import.
     problems = _foreign_imports(tree, tests_path) + _shadowed_tests(tree, tests_path)
     spec = exercise.grading_spec()
+    # In a child, as `check` loads them: printing, hanging or exiting while loading is refused there.
+    refused = _refused_by_check(spec.entry, spec.tests_source, spec.tests_filename)
+    if refused is not None:
+        return None, [*problems, refused]
     try:
-        load_test_names(spec)  # in a child, as `check` does: printing, hanging or exiting is refused there
         tests = load_tests(spec)
     except TestsError as exc:
         return None, [*problems, str(exc)]
@@ -92,6 +105,17 @@ def tests_problems(exercise):
     except ExerciseError as exc:
         problems.append(str(exc))
     return tests, problems
+
+
+@functools.lru_cache(maxsize=256)  # a preview rebuilding on every save loads the unchanged ones once
+def _refused_by_check(entry, tests_source, tests_filename):
+    """Why `check` would refuse to load these hidden tests (TestsError's message), or None."""
+    try:
+        load_test_names(GradingSpec(exercise_id="", entry=entry, tests_source=tests_source,
+                                    tests_filename=tests_filename))
+    except TestsError as exc:
+        return str(exc)
+    return None
 
 
 def _shadowed_tests(tree, tests_path):

@@ -74,7 +74,7 @@ def build_site(options):
         exercises = _load_exercises(options.exercises_dir)
         ensure_node_modules(options.project_root)  # KaTeX renders the math
         prerender([text for exercise in exercises for text in (exercise.statement, *exercise.hints)])
-        pages = [_prepare(exercise, validator) for exercise in exercises]
+        pages = [_prepare(exercise, exercises, validator) for exercise in exercises]
         tracks = _tracks(pages)
         capstone = _load_capstone(options.exercises_dir)
         pyodide_url = options.pyodide_url.rstrip("/") + "/" if options.pyodide_url else None
@@ -136,11 +136,11 @@ def _load_exercises(exercises_dir):
     return exercises
 
 
-def _prepare(exercise, validator):
+def _prepare(exercise, exercises, validator):
     used = used_steps(exercise)  # a broken `uses` stops the build (ExerciseError)
     try:
         # The rules `validate` and `check` apply too, every time (the validation cache covers the gradings only).
-        test_names = [test.name for test in ensure_valid(exercise)]
+        test_names = [test.name for test in ensure_valid(exercise, exercises)]
     except InvalidExercise as exc:
         raise BuildError(str(exc)) from None
     try:
