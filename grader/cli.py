@@ -21,6 +21,7 @@ from grader.checker.supervisor import Grader, load_test_names
 from grader.core.engine import TestsError
 from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find_exercise, load_all, load_exercise
 from grader.gradescope_package import PackageError, build_autograder
+from grader.exercise_rules import InvalidExercise, ensure_valid
 from grader.outputs import Plan, class_results, gradescope, write_outputs
 from grader.outputs.atomic import write_atomically
 from grader.overrides import OverrideError, load_overrides
@@ -52,8 +53,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.command(args)
-    except (ExerciseError, TestsError, UsageError, BatchError, SandboxError, ExecutorError, AssignmentError,
-            OverrideError, TableError) as exc:
+    except (ExerciseError, InvalidExercise, TestsError, UsageError, BatchError, SandboxError, ExecutorError,
+            AssignmentError, OverrideError, TableError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
@@ -303,11 +304,11 @@ def read_submission(path):
 def run_check(args):
     exercise = load_exercise(args.exercise)
     earlier = reference_steps(exercise)  # offline the steps it uses are the references: a mark is about this step
+    test_names = [test.name for test in ensure_valid(exercise)]  # the rules `validate` and the build apply
     source = read_submission(args.submission)
     sandbox = Sandbox(args.sandbox, hide=[exercise.path], warn=lambda text: print(text, file=sys.stderr))
     try:
-        grader = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox, earlier=earlier)
-        exercise.check_test_names(grader.test_names)
+        grader = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox, test_names, earlier)
         report = grader.grade(source)
     finally:
         sandbox.close()

@@ -9,10 +9,13 @@ An exercise is a folder `exercises/<id>/` holding:
     mutants/*.py    known-wrong solutions the hidden tests must reject
 
 Every problem is reported as an `ExerciseError` naming the file (and the line,
-where there is one) and what is wrong.
+where there is one) and what is wrong; every problem of exercise.toml at once
+(`ExerciseErrors`), with "did you mean" for a misspelt key or value.
 """
 
+import ast
 import dataclasses
+import difflib
 import io
 import math
 import re
@@ -60,7 +63,46 @@ class ExerciseError(Exception):
 
     def __init__(self, path, message, line=None):
         self.path, self.message, self.line = Path(path), message, line
-        super().__init__(f"{_display(self.path)}{f':{line}' if line else ''}: {message}")
+        super().__init__(f"{where(self.path, line)}: {message}")
+
+    @property
+    def errors(self):
+        """Each problem, as an ExerciseError."""
+        return [self]
+
+
+class ExerciseErrors(ExerciseError):
+    """Several problems found together, one a line; `errors` lists them (the first gives path, message, line)."""
+
+    def __init__(self, errors):
+        first = errors[0]
+        super().__init__(first.path, first.message, first.line)
+        self._errors = list(errors)
+        self.args = ("\n".join(str(error) for error in errors),)
+
+    @property
+    def errors(self):
+        return self._errors
+
+
+def where(path, line=None):
+    """'path:line' (or 'path'), the path shown as problems show it."""
+    return f"{_display(Path(path))}{f':{line}' if line else ''}"
+
+
+def raise_all(errors):
+    """Raise the ExerciseError of `errors`, or ExerciseErrors for several; nothing when there are none."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise ExerciseErrors(errors)
+
+
+def did_you_mean(value, choices):
+    """"; did you mean 'title'?" when `value` is close to one of `choices` (in any case), else ""."""
+    by_lower = {str(choice).lower(): choice for choice in choices}
+    close = difflib.get_close_matches(str(value).lower(), list(by_lower), n=1, cutoff=0.6)
+    return f"; did you mean {by_lower[close[0]]!r}?" if close else ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,6 +181,7 @@ def load_exercise(name_or_path, root=EXERCISES_DIR):
     texts = {name: _read_text(folder / name) for name in REQUIRED_FILES[1:]}
     for name in ("starter.py", "solution.py", "tests.py"):
         _check_compiles(folder / name, texts[name])
+    _check_entry_defined(folder, metadata["entry"], texts["solution.py"])
     mutants = {}
     if (folder / "mutants").is_dir():
         for path in sorted((folder / "mutants").glob("*.py")):
@@ -150,6 +193,19 @@ def load_exercise(name_or_path, root=EXERCISES_DIR):
         tags=tuple(metadata.pop("tags")), hints=tuple(metadata.pop("hints")), uses=tuple(metadata.pop("uses")),
         **metadata,
     )
+
+
+def track_step(folder):
+    """(track, step, line of step) from a folder's exercise.toml, read alone; None when they cannot be read."""
+    try:
+        text = _read_text(Path(folder) / "exercise.toml")
+        raw = tomllib.loads(text)
+    except (ExerciseError, tomllib.TOMLDecodeError, RecursionError):
+        return None
+    track, step = raw.get("track"), raw.get("step")
+    if not isinstance(track, str) or type(step) is not int:
+        return None
+    return track, step, line_of(text, "step")
 
 
 def load_all(root=EXERCISES_DIR):
@@ -190,78 +246,100 @@ def _read_metadata(folder):
     except RecursionError:
         raise ExerciseError(path, "arrays or tables nested too deeply to read", _deepest_bracket_line(text)) from None
 
+    problems = []
+
     def error(key, message):
-        return ExerciseError(path, message, line_of(text, key))
+        problems.append(ExerciseError(path, message, line_of(text, key)))
 
     for key in raw:
         if key not in METADATA:
-            raise error(key, f"unknown key {key!r} (known keys: {', '.join(METADATA)})")
-    metadata = {}
+            error(key, f"unknown key {key!r} (known keys: {', '.join(METADATA)}){did_you_mean(key, METADATA)}")
+    metadata, typed = {}, set()  # typed: the keys whose value has the right type, to be checked further
     for key, (kind, required, default) in METADATA.items():
+        metadata[key] = default
         if key not in raw:
             if required:
-                raise ExerciseError(path, f"missing required key {key!r}")
-            metadata[key] = default
-            continue
-        value = raw[key]
-        if not isinstance(value, kind) or isinstance(value, bool):
+                problems.append(ExerciseError(path, f"missing required key {key!r}"))
+            else:
+                typed.add(key)
+        elif not isinstance(raw[key], kind) or isinstance(raw[key], bool):
             expected = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
-            raise error(key, f"{key} should be {expected}, not {type(value).__name__} {value!r}")
-        metadata[key] = value
-    _check_values(metadata, folder, error)
+            error(key, f"{key} should be {expected}, not {type(raw[key]).__name__} {raw[key]!r}")
+        else:
+            metadata[key] = raw[key]
+            typed.add(key)
+    _check_values({key: metadata[key] for key in typed}, folder, error)
     for name, worth in metadata["points"].items():
         if isinstance(worth, bool) or not isinstance(worth, (int, float)) or not 0 < worth < math.inf:
-            raise ExerciseError(path, f"points for {name!r} should be a positive number, not {worth!r}",
-                                line_of_table_key(text, "points", name))
+            problems.append(ExerciseError(path, f"points for {name!r} should be a positive number, not {worth!r}",
+                                          line_of_table_key(text, "points", name)))
     for name, when in metadata["visibility"].items():
         if when not in VISIBILITIES:
-            raise ExerciseError(path, f"visibility of {name!r} should be one of {', '.join(VISIBILITIES)}, "
-                                      f"not {when!r}", line_of_table_key(text, "visibility", name))
+            problems.append(ExerciseError(path, f"visibility of {name!r} should be one of {', '.join(VISIBILITIES)}, "
+                                                f"not {when!r}", line_of_table_key(text, "visibility", name)))
+    raise_all(sorted(problems, key=lambda problem: problem.line or 0))
     return metadata
 
 
 def _check_values(meta, folder, error):
-    if meta["id"] != folder.name:
-        raise error("id", f"id {meta['id']!r} does not match the folder name {folder.name!r}")
-    if not ID_PATTERN.match(meta["id"]):
-        raise error("id", f"id {meta['id']!r} should be lowercase letters, digits and _")
-    if not meta["title"].strip():
-        raise error("title", "title is empty")
-    summary = meta["summary"]
-    if summary is not None and (not summary.strip() or "\n" in summary or len(summary) > MAX_SUMMARY_CHARS):
-        raise error("summary", f"summary should be one non-empty line of at most {MAX_SUMMARY_CHARS} characters, "
-                               f"not {summary!r}")
-    if meta["difficulty"] not in DIFFICULTIES:
-        raise error("difficulty", f"difficulty should be one of {', '.join(DIFFICULTIES)}, not {meta['difficulty']!r}")
-    if not re.match(r"^[a-z0-9][a-z0-9-]*$", meta["track"]):
-        raise error("track", f"track {meta['track']!r} should be a lowercase slug like 'build-gpt'")
-    if meta["step"] < 1:
-        raise error("step", f"step should be 1 or more, not {meta['step']}")
-    if not meta["entry"].isidentifier():
-        raise error("entry", f"entry {meta['entry']!r} is not a valid Python function name")
-    if not 0 < meta["time_limit"] <= 600:
-        raise error("time_limit", f"time_limit should be between 0 and 600 seconds, not {meta['time_limit']}")
-    test_limit = meta["test_time_limit"]
-    if test_limit is not None and not 0 < test_limit <= meta["time_limit"]:
-        raise error("test_time_limit", f"test_time_limit should be more than 0 and at most time_limit "
-                                       f"({meta['time_limit']:g} s), not {test_limit}")
-    if meta["reveal_solution"] not in REVEAL_CHOICES:
-        raise error("reveal_solution", f"reveal_solution should be one of {', '.join(REVEAL_CHOICES)}, "
-                                       f"not {meta['reveal_solution']!r}")
+    """Report every wrong value with `error(key, message)`; `meta` holds only the keys whose type is right."""
+    def wrong(key, is_wrong):
+        return key in meta and is_wrong(meta[key])
+
+    if wrong("id", lambda id_: id_ != folder.name):
+        error("id", f"id {meta['id']!r} does not match the folder name {folder.name!r}")
+    elif wrong("id", lambda id_: not ID_PATTERN.match(id_)):
+        error("id", f"id {meta['id']!r} should be lowercase letters, digits and _")
+    if wrong("title", lambda title: not title.strip()):
+        error("title", "title is empty")
+    if wrong("summary", lambda summary: summary is not None and (not summary.strip() or "\n" in summary
+                                                                 or len(summary) > MAX_SUMMARY_CHARS)):
+        error("summary", f"summary should be one non-empty line of at most {MAX_SUMMARY_CHARS} characters, "
+                         f"not {meta['summary']!r}")
+    for key, choices in (("difficulty", DIFFICULTIES), ("reveal_solution", REVEAL_CHOICES)):
+        if wrong(key, lambda value: value not in choices):
+            error(key, f"{key} should be one of {', '.join(choices)}, not {meta[key]!r}"
+                       + did_you_mean(meta[key], choices))
+    if wrong("track", lambda track: not re.match(r"^[a-z0-9][a-z0-9-]*$", track)):
+        error("track", f"track {meta['track']!r} should be a lowercase slug like 'build-gpt'")
+    if wrong("step", lambda step: step < 1):
+        error("step", f"step should be 1 or more, not {meta['step']}")
+    if wrong("entry", lambda entry: not entry.isidentifier()):
+        error("entry", f"entry {meta['entry']!r} is not a valid Python function name")
+    if wrong("time_limit", lambda limit: not 0 < limit <= 600):
+        error("time_limit", f"time_limit should be between 0 and 600 seconds, not {meta['time_limit']}")
+    elif "time_limit" in meta and wrong("test_time_limit", lambda limit: limit is not None
+                                                                          and not 0 < limit <= meta["time_limit"]):
+        error("test_time_limit", f"test_time_limit should be more than 0 and at most time_limit "
+                                 f"({meta['time_limit']:g} s), not {meta['test_time_limit']}")
     for key in ("tags", "hints"):
-        for item in meta[key]:
-            if not isinstance(item, str) or not item.strip():
-                raise error(key, f"every item of {key} should be a non-empty string, not {item!r}")
-    for used in meta["uses"]:
+        item = next((item for item in meta.get(key, ()) if not isinstance(item, str) or not item.strip()), "ok")
+        if item != "ok":
+            error(key, f"every item of {key} should be a non-empty string, not {item!r}")
+    for used in meta.get("uses", ()):
         if not isinstance(used, str) or not ID_PATTERN.match(used):
-            raise error("uses", f"every item of uses should be an exercise id (lowercase letters, digits and _), "
-                                f"not {used!r}")
-        if used == meta["id"]:
-            raise error("uses", f"an exercise cannot use itself ({used!r})")
-    if len(set(meta["uses"])) != len(meta["uses"]):
-        raise error("uses", "uses names an exercise more than once")
-    if meta["part"] is not None and not meta["part"].strip():
-        raise error("part", "part is empty (leave it out, or name the part of the track)")
+            error("uses", f"every item of uses should be an exercise id (lowercase letters, digits and _), "
+                          f"not {used!r}")
+        elif used == meta.get("id"):
+            error("uses", f"an exercise cannot use itself ({used!r})")
+    if wrong("uses", lambda uses: len(set(map(repr, uses))) != len(uses)):
+        error("uses", "uses names an exercise more than once")
+    if wrong("part", lambda part: part is not None and not part.strip()):
+        error("part", "part is empty (leave it out, or name the part of the track)")
+
+
+def _check_entry_defined(folder, entry, solution):
+    """`entry` names a function solution.py defines at its top level; else say which ones it defines."""
+    body = ast.parse(solution).body  # it compiled already
+    defined = [node.name for node in body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    assigned = {target.id for node in body if isinstance(node, ast.Assign)
+                for target in node.targets if isinstance(target, ast.Name)}
+    if entry in defined or entry in assigned:
+        return
+    path = folder / "exercise.toml"
+    functions = f"it defines {', '.join(defined)}" if defined else "it defines no function"
+    raise ExerciseError(path, f"entry {entry!r} is not a function of solution.py ({functions})"
+                              + did_you_mean(entry, defined), line_of(_read_text(path), "entry"))
 
 
 def _deepest_bracket_line(text):

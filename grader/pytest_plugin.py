@@ -6,7 +6,8 @@ the reference solution as its argument (`test_shape[reference]`), run with the
 references of the steps it `uses` in scope, as offline grading runs it.  After the
 tests, one item per mutant (`mutant[swapped_sin_cos]`) grades that mutant with
 the real grader, in an isolated process under the exercise's time limit, and
-fails, naming the mutant, when every hidden test passes on it.
+fails, naming the mutant, when every hidden test passes on it, or when a test
+fails in its own code on it (with the tests.py line and the traceback).
 
 The project's own test suite (`pytest`, testpaths = tests) never loads this.
 """
@@ -104,10 +105,15 @@ class Mutant(pytest.Item):
         exercise = self.parent.exercise
         source = exercise.mutants[self.mutant]
         limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
-        report = grade_isolated(exercise.grading_spec(), source, limits, earlier=self.parent.earlier)
+        report = grade_isolated(exercise.grading_spec(), source, limits, earlier=self.parent.earlier,
+                                authoring=True)
         where = f"{exercise.path.name}/mutants/{self.mutant}"
         if report["error"] is not None:
             raise MutantSurvived(f"{where} does not load, so no test can catch it: {report['error']}")
+        broken = [test["test_code_error"]["traceback"] for test in report["tests"] if "test_code_error" in test]
+        if broken:  # a test that failed in its own code is the exercise's bug, never a catch
+            raise MutantSurvived(f"{where}: a test failed in its own code, not because of the mutant:\n"
+                                 + "\n".join(dict.fromkeys(broken)))
         caught = [test for test in report["tests"] if test["status"] != "passed"]
         if not caught:
             raise MutantSurvived(f"{where} survived: all {len(report['tests'])} hidden tests pass on it; "

@@ -7,7 +7,7 @@ code where there is one.
 """
 
 from grader.core.engine import EarlierStep, load_submission
-from grader.exercise import ExerciseError, load_exercise
+from grader.exercise import ExerciseError, did_you_mean, exercise_folders, load_exercise
 
 
 def used_steps(exercise, root=None):
@@ -54,7 +54,9 @@ def _load_used(user, used_id, root):
     try:
         used = load_exercise(used_id, root)
     except ExerciseError as exc:
-        raise user.error_at("uses", f"uses {used_id!r}, which cannot be loaded from {root}: {exc}") from None
+        ids = [folder.name for folder in exercise_folders(root)]
+        raise user.error_at("uses", f"uses {used_id!r}, which cannot be loaded from {root}: {exc}"
+                                    + ("" if used_id in ids else did_you_mean(used_id, ids))) from None
     if used.track != user.track:
         raise user.error_at("uses", f"uses {used_id!r}, which is in track {used.track!r}, not {user.track!r}")
     if used.step >= user.step:

@@ -4,15 +4,18 @@
 `ValidationResult`: `.problems` (one string per problem, naming the file) and
 `.lines` (the human report, one ✓/✗ line per check).  The checks:
 
-- the folder matches the format (the loader's own checks: files, metadata, syntax), and the steps it
-  uses exist, earlier in its track (grader/track.py);
+- the folder matches the format (the loader's own checks: files, metadata, syntax), the steps it
+  uses exist, earlier in its track (grader/track.py), and no exercise beside it has its step;
 - the statement and the hints render (Markdown and LaTeX, as on the site);
-- the hidden tests load, each has a docstring, their names (and function names) are unique,
-  and they import only numpy, the standard library and grader.core;
+- the hidden tests load as `check` loads them, each has a docstring, their names (and function names)
+  are unique, and they import only numpy, the standard library and grader.core;
+  (these rules, which grade nothing, are grader/exercise_rules.py's: `check` and the build apply them too)
 - the reference passes every test, the starter does not pass them all;
 - every mutant starts with a comment saying what mistake it models, loads and fails at least one test;
 - every test is deterministic: reference and mutants graded twice agree test by test;
-- the reference's tests fit in a time budget (BUDGET_FRACTION of time_limit);
+- the tests' own code (not the learner's calls) raises nothing and runs within its time
+  (grader/tests_own_code.py): a test that fails in its own code is the exercise's bug, never a catch;
+- the reference's tests fit in a time budget (BUDGET_FRACTION of time_limit), learner and test code apart;
 - with a Pyodide distribution: reference and mutants get the same verdicts in
   real Pyodide (under Node) as in CPython.
 
@@ -21,19 +24,16 @@ learner's code in the sandbox, the references of the steps it uses in scope),
 so a mutant that loops ends as a timeout instead of hanging the validation.
 """
 
-import ast
 import dataclasses
-import inspect
 import json
 import os
-import re
-import sys
 import time
 from pathlib import Path
 
-from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
+from grader.exercise_rules import mutant_problems, step_problems, tests_problems
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
+from grader.tests_own_code import TEST_CODE_FRACTION, catches, own_code_problems, stopped_on, time_split
 from grader.track import reference_steps
 from markup.markdown import MarkdownError, prerender, render_markdown
 from grader.node import NodeError, node_command
@@ -45,7 +45,6 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 NODE_STARTUP_SECONDS = 120
 OK, FAIL = "✓", "✗"
 FORMAT_CHECK = "format: files, metadata and Python syntax"
-MUTANT_HEADER = re.compile(r"#[ \t]*\S")  # the first line: a comment with some text in it
 
 
 @dataclasses.dataclass
@@ -62,24 +61,37 @@ class ValidationResult:
         """Record one check: ✓ when `problems` is empty, else ✗ and every problem."""
         problems = list(problems)
         self.lines.append(f"  {FAIL if problems else OK} {description}")
-        self.lines.extend(f"      {line}" for line in [*details, *problems])
+        # A problem may span lines (a traceback): each is indented under it.
+        self.lines.extend(f"      {line}" for text in [*details, *problems]
+                          for line in text.replace("\n", "\n  ").splitlines())
         self.problems.extend(problems)
 
 
 @dataclasses.dataclass(frozen=True)
+class _Test:
+    name: str
+    status: str
+    message: str
+    duration_ms: float
+    learner_ms: float  # of duration_ms, in the learner's calls (0 when the report does not say)
+    test_code_error: dict | None  # the test's own code raised or ran out of time (core/report.py)
+
+
+@dataclasses.dataclass(frozen=True)
 class _Run:
-    """The verdicts of one grading: per-test statuses in order, and what the report said."""
+    """The verdicts of one grading: per-test results in order, and what the report said."""
     error: str | None
-    tests: list  # [(name, status, message, duration_ms)]
+    tests: list  # [_Test]
 
     @classmethod
     def of(cls, report):
-        return cls(report["error"], [(t["name"], t["status"], t["message"], t["duration_ms"])
+        return cls(report["error"], [_Test(t["name"], t["status"], t["message"], t["duration_ms"],
+                                           t.get("learner_ms", 0.0), t.get("test_code_error"))
                                      for t in report["tests"]])
 
     @property
     def statuses(self):
-        return [status for _, status, _, _ in self.tests]
+        return [test.status for test in self.tests]
 
     @property
     def passed(self):
@@ -87,7 +99,7 @@ class _Run:
 
     @property
     def seconds(self):
-        return sum(duration for _, _, _, duration in self.tests) / 1000
+        return sum(test.duration_ms for test in self.tests) / 1000
 
 
 def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
@@ -103,19 +115,28 @@ def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
     except ExerciseError as exc:
         name = exercise.id if isinstance(exercise, Exercise) else Path(exercise).name
         result = ValidationResult(name, lines=[name])
-        result.check(FORMAT_CHECK, [str(exc)])
+        result.check(FORMAT_CHECK, [str(error) for error in exc.errors])
         return _finish(result, started)
     result = ValidationResult(exercise.id, lines=[f"{exercise.id} - {exercise.title}"])
-    result.check(FORMAT_CHECK)
+    result.check(FORMAT_CHECK, step_problems(exercise))
     _check_markdown(exercise, result)
-    test_names = _check_tests(exercise, result)
-    if test_names is not None:
-        runs = _grade_everything(exercise, test_names, earlier, sandbox_mode)
+    tests = _check_tests(exercise, result)
+    if tests is not None:
+        test_lines = {}  # test name -> the line of its def (the first, should two share a name)
+        for test in tests:
+            test_lines.setdefault(test.name, test.function.__code__.co_firstlineno)
+        runs, not_graded = _grade_everything(exercise, [test.name for test in tests], earlier, sandbox_mode)
+        result.check("tests' own code raises nothing and runs within its time", own_code_problems(exercise, runs))
         _check_reference(exercise, runs, result)
+        if not_graded:
+            if len(runs["reference"]) == 2:
+                _check_speed(exercise, runs, test_lines, result)
+            result.lines.append(f"  - starter and mutants not graded: {not_graded}")
+            return _finish(result, started)
         _check_starter(exercise, runs, result)
         _check_mutants(exercise, runs, result)
         _check_determinism(exercise, runs, result)
-        _check_speed(exercise, runs, result)
+        _check_speed(exercise, runs, test_lines, result)
         if pyodide_dist is not None:
             _check_pyodide(exercise, runs, earlier, pyodide_dist, result)
     return _finish(result, started)
@@ -149,82 +170,36 @@ def _check_markdown(exercise, result):
 
 
 def _check_tests(exercise, result):
-    """Check the hidden tests load, are documented and uniquely named; return their names or None."""
-    tests_path = exercise.path / "tests.py"
-    tree = ast.parse(exercise.tests_source)  # the loader compiled it already
-    # Checked before loading: a module the browser lacks may well import fine here, or fail the import.
-    problems = _foreign_imports(tree, tests_path) + _shadowed_tests(tree, tests_path)
-    try:
-        tests = load_tests(exercise.grading_spec())
-    except TestsError as exc:
-        result.check("hidden tests load", [*problems, str(exc)])
+    """Check the hidden tests load, are documented and uniquely named; return them (HiddenTest) or None."""
+    tests, problems = tests_problems(exercise)
+    if tests is None:
+        result.check("hidden tests load", problems)
         return None
-    except SystemExit:  # not an Exception, so load_tests lets it through
-        result.check("hidden tests load", [*problems, _problem(tests_path, "the hidden tests call exit "
-                                                                         "while being imported")])
-        return None
-    seen = {}
-    for test in tests:
-        line = test.function.__code__.co_firstlineno
-        if not (inspect.getdoc(test.function) or "").strip():
-            problems.append(_problem(tests_path, f"{test.function.__name__} has no docstring: its first line "
-                                                 f"is the test name learners see", line))
-        elif test.name in seen:
-            problems.append(_problem(tests_path, f"{test.function.__name__} has the same name as "
-                                                 f"{seen[test.name]}: {test.name!r}", line))
-        seen.setdefault(test.name, test.function.__name__)
-    try:
-        exercise.check_test_names([test.name for test in tests])
-    except ExerciseError as exc:
-        problems.append(str(exc))
     result.check(f"{len(tests)} hidden tests load, each with a docstring, names unique, imports "
                  f"the browser has", problems)
-    return [test.name for test in tests]
-
-
-def _shadowed_tests(tree, tests_path):
-    """A test function defined twice at module level: Python keeps the last, the first never runs."""
-    problems, first_lines = [], {}
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test_"):
-            if node.name in first_lines:
-                problems.append(_problem(tests_path, f"{node.name} is defined twice (lines {first_lines[node.name]} "
-                                         f"and {node.lineno}); the first definition is silently replaced", node.lineno))
-            first_lines.setdefault(node.name, node.lineno)
-    return problems
-
-
-def _foreign_imports(tree, tests_path):
-    """Imports of anything but numpy, the standard library and grader.core: the browser has nothing else."""
-    problems = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            modules = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            modules = ["." * node.level + (node.module or "")]
-        else:
-            continue
-        for module in modules:
-            top = module.split(".")[0]
-            if not (top == "numpy" or top in sys.stdlib_module_names
-                    or module == "grader.core" or module.startswith("grader.core.")):
-                problems.append(_problem(tests_path, f"imports {module}: hidden tests may import only numpy, the "
-                                         f"standard library and grader.core (they run in the browser too, and "
-                                         f"compute expected values without solution.py)", node.lineno))
-    return problems
+    return tests
 
 
 def _grade_everything(exercise, test_names, earlier, sandbox_mode):
-    """{label: [_Run, ...]}: reference and mutants graded twice (determinism), the starter once."""
-    limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
-    grader = Grader(exercise.grading_spec(), limits, shared_sandbox(sandbox_mode), test_names, earlier)
+    """({label: [_Run, ...]}, why the rest was not graded or None): reference and mutants graded twice
+    (determinism), the starter once.  Only the reference when its tests are too slow: once when their own code ran
+    out of time, twice when they take more than the speed budget (it would be the same on each of the others)."""
+    limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit,
+                    test_code_limit=TEST_CODE_FRACTION * exercise.time_limit)
+    grader = Grader(exercise.grading_spec(), limits, shared_sandbox(sandbox_mode), test_names, earlier,
+                    authoring=True)
     # The reference runs alone, one run at a time, since its timing feeds the speed check.
-    runs = {"reference": [_Run.of(grader.grade(exercise.solution)) for _ in range(2)]}
+    runs = {"reference": [_Run.of(grader.grade(exercise.solution))]}
+    if stopped_on(runs["reference"][0]):
+        return runs, "the tests' own code ran out of time on the reference"
+    runs["reference"].append(_Run.of(grader.grade(exercise.solution)))
+    if min(run.seconds for run in runs["reference"]) > BUDGET_FRACTION * exercise.time_limit:
+        return runs, "the reference's tests are too slow"
     jobs = [("starter", exercise.starter)] + [(name, source) for name, source in exercise.mutants.items()
                                               for _ in range(2)]
     for label, report in grader.grade_all(jobs, os.cpu_count() or 1):
         runs.setdefault(label, []).append(_Run.of(report))
-    return runs
+    return runs, None
 
 
 def _check_reference(exercise, runs, result):
@@ -233,10 +208,13 @@ def _check_reference(exercise, runs, result):
     if run.error is not None:
         problems = [_problem(path, f"the reference does not load: {run.error}")]
     else:
-        problems = [_problem(path, f"the reference fails test {name!r} ({status}): {message}")
-                    for name, status, message, _ in run.tests if status != "passed"]
+        # A test that failed in its own code is the tests' problem, named by own_code_problems.
+        problems = [_problem(path, f"the reference fails test {test.name!r} ({test.status}): {test.message}")
+                    for test in catches(run)]
     passed = sum(status == "passed" for status in run.statuses)
-    result.check(f"reference passes {passed}/{len(run.tests)} tests", problems)
+    unchecked = sum(test.test_code_error is not None for test in run.tests)
+    note = f" ({unchecked} could not check it: their own code failed)" if unchecked else ""
+    result.check(f"reference passes {passed}/{len(run.tests)} tests{note}", problems)
 
 
 def _check_starter(exercise, runs, result):
@@ -250,25 +228,23 @@ def _check_starter(exercise, runs, result):
 
 
 def _check_mutants(exercise, runs, result):
+    problems, details = mutant_problems(exercise), []
     if not exercise.mutants:
-        result.check("mutants: none (add known-wrong solutions under mutants/)",
-                     [_problem(exercise.path / "mutants", "no mutants: add at least one known-wrong solution "
-                                                          "that the tests must reject")])
+        result.check("mutants: none (add known-wrong solutions under mutants/)", problems)
         return
-    problems, details = [], []
     caught = 0
-    for name, source in exercise.mutants.items():
+    for name in exercise.mutants:
         run = runs[name][0]
         path = exercise.path / "mutants" / name
-        if not MUTANT_HEADER.match(source):
-            problems.append(_problem(path, "a mutant starts with a comment saying what mistake it models, "
-                                           "e.g. '# Normalises each column instead of each row.'", 1))
         if run.error is not None:
             problems.append(_problem(path, f"the mutant does not load ({run.error}); a mutant should load "
                                            f"and be caught by a test"))
         elif run.passed:
             problems.append(_problem(path, "mutant survived: every hidden test passes on it; "
                                            "add a test that catches this mistake"))
+        elif not catches(run):
+            problems.append(_problem(path, "mutant not caught: the only tests that did not pass on it failed "
+                                           "in their own code (see above), not because of the mutant"))
         else:
             caught += 1
             details.append(f"{name}: caught by {_catchers(run)}")
@@ -277,9 +253,9 @@ def _check_mutants(exercise, runs, result):
 
 def _catchers(run):
     """"'A' (failed) and 2 other test(s)": the first test that the mutant does not pass, and how many more."""
-    caught = [(name, status) for name, status, _, _ in run.tests if status != "passed"]
+    caught = catches(run)
     more = f" and {len(caught) - 1} other test(s)" if len(caught) > 1 else ""
-    return f"{caught[0][0]!r} ({caught[0][1]}){more}"
+    return f"{caught[0].name!r} ({caught[0].status}){more}"
 
 
 def _check_determinism(exercise, runs, result):
@@ -292,7 +268,8 @@ def _check_determinism(exercise, runs, result):
         if first.error != second.error:
             problems.append(_problem(_path_of(exercise, label), f"loads differently when graded twice: "
                                                                 f"{first.error!r}, then {second.error!r}"))
-        for (name, status1, _, _), (_, status2, _, _) in zip(first.tests, second.tests):
+        for test1, test2 in zip(first.tests, second.tests):
+            name, status1, status2 = test1.name, test1.status, test2.status
             if status1 != status2 and name not in flaky:
                 flaky.add(name)
                 problems.append(_problem(exercise.path / "tests.py", f"test {name!r} is flaky: on "
@@ -302,18 +279,21 @@ def _check_determinism(exercise, runs, result):
     result.check(f"deterministic: {graded} solutions graded twice, same verdicts", problems)
 
 
-def _check_speed(exercise, runs, result):
+def _check_speed(exercise, runs, test_lines, result):
     run = min(runs["reference"], key=lambda r: r.seconds)  # the faster run: less noise from the machine
     budget = BUDGET_FRACTION * exercise.time_limit
-    slowest = max(run.tests, key=lambda t: t[3])
-    figure = (f"reference tests take {run.seconds:.2f} s, budget {budget:.2f} s "
+    slowest = max(run.tests, key=lambda t: t.duration_ms)
+    slowest_figure = f"{slowest.name!r} {slowest.duration_ms / 1000:.2f} s ({time_split([slowest])})"
+    figure = (f"reference tests take {run.seconds:.2f} s ({time_split(run.tests)}), budget {budget:.2f} s "
               f"({BUDGET_FRACTION:.0%} of time_limit {exercise.time_limit:g} s); "
-              f"slowest: {slowest[0]!r} {slowest[3] / 1000:.2f} s")
+              f"slowest: {slowest.name!r} {slowest.duration_ms / 1000:.2f} s")
     problems = []
     if run.seconds > budget:
         problems.append(_problem(exercise.path / "tests.py", f"too slow: the reference's tests take "
-                                 f"{run.seconds:.2f} s, over the budget of {budget:.2f} s; the slowest is "
-                                 f"{slowest[0]!r} ({slowest[3] / 1000:.2f} s): use smaller inputs"))
+                                 f"{run.seconds:.2f} s ({time_split(run.tests)}), over the budget of {budget:.2f} s; "
+                                 f"the slowest is {slowest_figure}: use smaller inputs, or compute expected "
+                                 f"values more cheaply when the test code takes the time",
+                                 test_lines.get(slowest.name)))
     result.check(f"fast: {figure}", problems)
 
 
@@ -335,7 +315,8 @@ def _check_pyodide(exercise, runs, earlier, dist, result):
         if (cpython_run.error is None) != (pyodide_run.error is None):
             problems.append(_problem(_path_of(exercise, label), f"loads in one interpreter only: CPython "
                                      f"{cpython_run.error!r}, Pyodide {pyodide_run.error!r}"))
-        for (name, status1, _, _), (_, status2, message, _) in zip(cpython_run.tests, pyodide_run.tests):
+        for test1, test2 in zip(cpython_run.tests, pyodide_run.tests):
+            name, status1, status2, message = test1.name, test1.status, test2.status, test2.message
             if status1 != status2:
                 problems.append(_problem(_path_of(exercise, label), f"test {name!r} is {status1} in CPython but "
                                          f"{status2} in Pyodide" + (f": {message}" if message else "")))

@@ -8,8 +8,8 @@ from itertools import groupby
 from pathlib import Path
 
 from grader.capstone import CorpusError
-from grader.core.engine import TestsError, load_tests
 from grader.exercise import ExerciseError, load_all
+from grader.exercise_rules import InvalidExercise, ensure_valid
 from grader.track import used_steps
 from markup.katex import MathUnavailable
 from markup.markdown import MarkdownError, prerender, render_markdown
@@ -76,8 +76,7 @@ def build_site(options):
         exercises = _load_exercises(options.exercises_dir)
         ensure_node_modules(options.project_root)  # KaTeX renders the math
         prerender([text for exercise in exercises for text in (exercise.statement, *exercise.hints)])
-        pages = [_prepare(exercise, validator) for exercise in exercises]
-        _check_steps(pages)
+        pages = [_prepare(exercise, exercises, validator) for exercise in exercises]
         tracks = _tracks(pages)
         capstone = _load_capstone(options.exercises_dir)
         pyodide_url = options.pyodide_url.rstrip("/") + "/" if options.pyodide_url else None
@@ -145,35 +144,27 @@ def _load_exercises(exercises_dir):
     return exercises
 
 
-def _prepare(exercise, validator):
+def _prepare(exercise, exercises, validator):
     used = used_steps(exercise)  # a broken `uses` stops the build (ExerciseError)
     try:
-        test_names = [test.name for test in load_tests(exercise.grading_spec())]
-    except TestsError as exc:
+        # The rules `validate` and `check` apply too, every time (the validation cache covers the gradings only).
+        test_names = [test.name for test in ensure_valid(exercise, exercises)]
+    except InvalidExercise as exc:
         raise BuildError(str(exc)) from None
-    except SystemExit:  # not an Exception, so load_tests lets it through
-        raise ExerciseError(exercise.path / "tests.py", "hidden tests call exit while being imported") from None
     try:
         statement_html = render_markdown(exercise.statement)
     except MarkdownError as exc:
         raise ExerciseError(exercise.path / "statement.md", exc.message, exc.line) from None
-    try:
-        hints_html = [render_markdown(hint) for hint in exercise.hints]
-    except MarkdownError as exc:
-        raise ExerciseError(exercise.path / "exercise.toml", f"in hints: {exc.message}") from None
+    hints_html = []
+    for number, hint in enumerate(exercise.hints, start=1):
+        try:
+            hints_html.append(render_markdown(hint))
+        except MarkdownError as exc:  # worded as `validate` words it
+            raise ExerciseError(exercise.path / "exercise.toml",
+                                f"hint {number} does not render: {exc.message}") from None
     # Authoring checks (grader/validate.py): reference passes, mutants caught, tests deterministic and fast.
     validator.check(exercise)
     return Page(exercise, test_names, used, statement_html, hints_html)
-
-
-def _check_steps(pages):
-    seen = {}
-    for page in pages:
-        key = (page.exercise.track, page.exercise.step)
-        if key in seen:
-            raise ExerciseError(page.exercise.path / "exercise.toml",
-                                f"step {key[1]} of track {key[0]!r} is already used by {seen[key].id}")
-        seen[key] = page.exercise
 
 
 def _tracks(pages):

@@ -436,7 +436,7 @@ def _duplicate_step(folder):
     shutil.copytree(folder, twin)
     toml = twin / "exercise.toml"
     toml.write_text(toml.read_text().replace('id = "sinusoidal_pe"', 'id = "twin_pe"'))
-    return "exercise.toml", "already used by sinusoidal_pe"
+    return "exercise.toml", "step 2 of track 'build-gpt' is already used by twin_pe (" + str(twin) + "/exercise.toml:"
 
 
 @pytest.mark.parametrize("breaker", [_break_toml, _remove_starter, _break_latex, _break_hint,

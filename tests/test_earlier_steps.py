@@ -332,7 +332,7 @@ def test_the_browsers_engine_in_real_pyodide_has_the_used_references_in_scope(ca
     runs = _grade_in_pyodide(exercise, {"new_style": NEW_STYLE, "wrong_call": WRONG_CALL}, pyodide_dist(),
                              reference_steps(exercise))
     assert runs["new_style"].passed
-    assert all(ATTRIBUTED in message for _, status, message, _ in runs["wrong_call"].tests if status != "passed")
+    assert all(ATTRIBUTED in test.message for test in runs["wrong_call"].tests if test.status != "passed")
     assert not runs["wrong_call"].passed
 
 

@@ -124,3 +124,41 @@ def test_output_is_capped():
 def test_broken_hidden_tests_raise_tests_error(tests_source, expected):
     with pytest.raises(BrokenTests, match=expected.replace("(", r"\(").replace(")", r"\)").replace("*", r"\*")):
         grade(GradingSpec("double", "double", tests_source), "def double(x):\n    return x\n")
+
+
+def test_an_exception_of_the_tests_own_code_is_not_the_learners():
+    """Told apart by where it was raised: the learner's call (or code), or the test's own lines."""
+    tests = '''
+import numpy as np
+
+def test_own_bug(double):
+    """Own bug"""
+    got = double(np.ones(2))
+    return got >= 0.0 | got <= 1.0
+
+def test_learner_raises(double):
+    """Learner raises"""
+    double(None)
+
+def test_result_method_raises(double):
+    """A method of the result raises"""
+    float(double(np.ones(3)))
+'''
+    source = ("import numpy as np\nclass Odd:\n    def __float__(self):\n        raise ValueError('odd')\n"
+              "def double(x):\n    if x is None:\n        raise KeyError('none')\n"
+              "    return Odd() if x.shape == (3,) else x * 2\n")
+    events = []
+    report = grade(GradingSpec("double", "double", tests, "exercises/double/tests.py"), source, events.append)
+    own, learner, method = report["tests"]
+    assert own["status"] == "error" and own["message"] == (
+        "This test could not check your result: the exercise has a bug (its test code raised TypeError at "
+        "tests.py:7); your code is not at fault.")
+    own_event = next(e for e in events if e["event"] == "test" and e["index"] == 0)
+    assert own_event["test_code_error"]["line"] == 7 and own_event["test_code_error"]["kind"] == "raised"
+    assert own_event["test_code_error"]["traceback"].startswith("exercises/double/tests.py:7: TypeError: ufunc")
+    assert 0 <= own_event["learner_ms"] <= own_event["duration_ms"]
+    assert "test_code_error" not in own  # a learner's report keeps the author's traceback out
+    assert learner["status"] == "error" and learner["message"].startswith("KeyError: 'none'")
+    assert "test_code_error" not in next(e for e in events if e["event"] == "test" and e["index"] == 1)
+    # In the browser a result may be the learner's own object: its method raising is the learner's.
+    assert method["status"] == "error" and method["message"] == "ValueError while checking your result: odd"

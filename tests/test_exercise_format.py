@@ -33,6 +33,10 @@ def test_a_shipped_exercise_loads(exercise_dir):
     ("step = 2", 'step = "two"', r"exercise.toml:\d+: step should be int, not str"),
     ('entry = "sinusoidal_pe"', 'entry = "sinusoidal-pe"', r"exercise.toml:\d+: entry .* not a valid Python function name"),
     ('title =', 'colour = "red"\ntitle =', r"exercise.toml:\d+: unknown key 'colour'"),
+    ('title =', 'titel = "x"\ntitle =',
+     r"exercise.toml:\d+: unknown key 'titel' \(known keys: .*\); did you mean 'title'\?"),
+    ('reveal_solution = "after-pass"', 'reveal_solution = "after_pass"',
+     r"reveal_solution should be one of after-pass, never, not 'after_pass'; did you mean 'after-pass'\?"),
     ('id = "sinusoidal_pe"', 'id = "other"', r"exercise.toml:\d+: id 'other' does not match the folder name"),
     ('title =', 'title = = ', r"exercise.toml:\d+: invalid TOML"),
     ('summary = "', 'summary = "  " # "', r"exercise.toml:\d+: summary should be one non-empty line"),
@@ -100,4 +104,27 @@ def test_statement_too_deep_to_compile(exercise_dir, statement):
     path.write_text(path.read_text() + statement + "\n")
     with pytest.raises(ExerciseError, match=rf"tests.py:{lines + 1}: cannot be compiled: a statement is too long "
                                             r"or nested too deeply for the compiler; split it into smaller ones"):
+        load_exercise(exercise_dir)
+
+
+def test_every_problem_of_exercise_toml_in_one_run(exercise_dir):
+    toml = exercise_dir / "exercise.toml"
+    for old, new in [('title =', 'titel = "x"\ntitle ='), ('difficulty = "Easy"', 'difficulty = "easy"'),
+                     ("step = 2", 'step = "2"')]:
+        replace_in(toml, old, new)
+    with pytest.raises(ExerciseError) as raised:
+        load_exercise(exercise_dir)
+    problems = [str(error) for error in raised.value.errors]
+    assert str(raised.value).splitlines() == problems
+    assert len(problems) == 3, problems
+    assert "exercise.toml:2: unknown key 'titel'" in problems[0]
+    assert "difficulty should be one of Easy, Medium, Hard, not 'easy'; did you mean 'Easy'?" in problems[1]
+    assert "step should be int, not str '2'" in problems[2]
+
+
+def test_wrong_entry_names_the_functions_of_the_solution(exercise_dir):
+    replace_in(exercise_dir / "exercise.toml", 'entry = "sinusoidal_pe"', 'entry = "sinusoidal_p"')
+    with pytest.raises(ExerciseError, match=r"exercise.toml:\d+: entry 'sinusoidal_p' is not a function of "
+                                            r"solution.py \(it defines sinusoidal_pe\); "
+                                            r"did you mean 'sinusoidal_pe'\?$"):
         load_exercise(exercise_dir)

@@ -1,5 +1,7 @@
 """`python -m grader validate`: each kind of broken exercise is named clearly; the shipped ones pass."""
 
+import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -111,8 +113,105 @@ def test_sleeps(softmax_rows):
     time.sleep(0.7)
 ''')
     problem = single_problem(folder)
-    assert "softmax_rows/tests.py: too slow: the reference's tests take 0.7" in problem
-    assert "over the budget of 0.50 s; the slowest is 'Takes its time'" in problem
+    # The time is the test's own (it sleeps without calling the learner): said, with the test's line.
+    assert "softmax_rows/tests.py:58: too slow: the reference's tests take 0.7" in problem
+    assert "test code 0.7" in problem
+    assert "over the budget of 0.50 s; the slowest is 'Takes its time' 0.7" in problem
+
+
+# A test whose diagnosis has an operator-precedence bug (`a <= b | c` is `a <= (b | c)`): it only runs on a
+# wrong result, so the reference passes; a mutant wrong only on that input is "caught" by the bug alone.
+BROKEN_DIAGNOSIS = '''\
+def test_pair(softmax_rows):
+    """A pair of scores"""
+    x = np.array([[0.0, 1.0]])
+    got = as_array(softmax_rows(x), precision_of(x), what="softmax_rows(x)")
+    if abs(got.sum() - 1) > 1e-9:
+        if (got >= 0.0 | got <= 1.0).all():
+            fail("the row does not sum to 1")
+    expect_close(got, [[1 / (1 + math.e), math.e / (1 + math.e)]], atol=1e-9, what="softmax_rows(x)")
+'''
+WRONG_ON_PAIRS = """\
+# Forgets to normalise rows of two scores.
+import numpy as np
+
+
+def softmax_rows(x):
+    exps = np.exp(x - x.max(axis=1, keepdims=True))
+    if x.shape == (1, 2):
+        return exps
+    return exps / exps.sum(axis=1, keepdims=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def broken_diagnosis(tmp_path_factory):
+    """The scaffold with BROKEN_DIAGNOSIS and a mutant only it 'catches', validated once."""
+    folder = create_exercise("softmax_rows", tmp_path_factory.mktemp("broken") / "exercises")
+    append_test(folder, BROKEN_DIAGNOSIS)
+    (folder / "mutants" / "wrong_on_pairs.py").write_text(WRONG_ON_PAIRS)
+    return folder, validate_exercise(folder)
+
+
+def test_an_error_in_the_tests_own_code_is_the_exercises(broken_diagnosis):
+    folder, result = broken_diagnosis
+    assert len(result.problems) == 2, result.problems
+    problem, mutant = result.problems
+    assert problem.startswith(f"{folder}/tests.py:60: test 'A pair of scores' raised an exception in its own code "
+                              "(not in the learner's call) on mutants columns_not_rows.py and wrong_on_pairs.py; "
+                              "learners would see an error that is not theirs:\n")
+    assert "TypeError: ufunc 'bitwise_or' not supported" in problem
+    assert f'File "{folder}/tests.py", line 60, in test_pair\n' in problem  # the traceback
+    assert "  ✗ tests' own code raises nothing and runs within its time" in result.lines
+    # Never a catch: the mutant that only the broken test rejects is not caught.
+    assert mutant.endswith("mutants/wrong_on_pairs.py: mutant not caught: the only tests that did not pass on it "
+                           "failed in their own code (see above), not because of the mutant")
+    assert "  ✗ mutants: 1/2 caught" in result.lines
+    assert "  ✓ reference passes 3/3 tests" in result.lines
+
+
+def test_check_does_not_blame_the_learner_for_the_tests_own_error(broken_diagnosis):
+    folder, _ = broken_diagnosis
+    process = run_cli("check", str(folder), str(folder / "mutants" / "wrong_on_pairs.py"), "--json")
+    test = json.loads(process.stdout)["tests"][2]
+    assert test["status"] == "error"
+    assert test["message"] == ("This test could not check your result: the exercise has a bug (its test code raised "
+                               "TypeError at tests.py:60); your code is not at fault.")
+    assert set(test) == {"name", "status", "message", "duration_ms", "stdout", "score", "max_score"}
+
+
+def test_test_code_that_runs_too_long_is_stopped_and_named(folder):
+    # time_limit 2: validate gives the tests' own code 1 s of each grading, then stops it where it is.
+    edit(folder / "exercise.toml", "time_limit = 10", "time_limit = 2")
+    append_test(folder, '''\
+import time
+
+
+def test_sleeps(softmax_rows):
+    """Takes its time"""
+    softmax_rows(np.ones((1, 2)))
+    time.sleep(30)
+
+
+def test_after(softmax_rows):
+    """Comes after"""
+''')
+    result = validate_exercise(folder)
+    assert len(result.problems) == 1, result.problems
+    assert result.problems[0].startswith(f"{folder}/tests.py:61: test 'Takes its time' ran out of time in its own "
+                                         "code (not the learner's) on the reference")
+    assert "line 61, in test_sleeps\n    time.sleep(30)" in result.problems[0]
+    # Nothing else is graded: it would run out of time on each of them as well.
+    assert "  - starter and mutants not graded: the tests' own code ran out of time on the reference" in result.lines
+    # `check` gives the tests' own code time_limit (2 s); the learner is not blamed, for that test or the next.
+    report = json.loads(run_cli("check", str(folder), str(folder / "solution.py"), "--json").stdout)
+    stopped, after = report["tests"][2:]
+    assert stopped["status"] == after["status"] == "error"
+    assert stopped["message"] == ("This test could not finish: the exercise's own test code (not yours) ran for more "
+                                  "than 2 s, its time for all the tests (stopped at tests.py:61). The exercise has a "
+                                  "bug; your code is not at fault.")
+    assert after["message"] == ("Not run: the exercise's own test code (not yours) ran for more than 2 s, its time "
+                                "for all the tests")
 
 
 @pytest.mark.parametrize("old, new, message", [
@@ -283,3 +382,29 @@ def test_pyodide_disagreement_is_named(folder):
     assert "softmax_rows/solution.py: test 'Each row is the softmax of that row' is passed in CPython but failed " \
            "in Pyodide: softmax_rows(x) for x of shape (3, 4)" in result.problems[0]
     assert "'Large scores do not overflow' is passed in CPython but failed in Pyodide" in result.problems[1]
+
+
+@pytest.fixture(scope="module")
+def twin(tmp_path_factory):
+    """A copy of the scaffold at the same step, whose tests print while loading; beside the scaffold."""
+    original = create_exercise("softmax_rows", tmp_path_factory.mktemp("twin") / "exercises")
+    twin = original.parent / "a_twin"  # sorted first: the build stops at it
+    shutil.copytree(original, twin)
+    edit(twin / "exercise.toml", 'id = "softmax_rows"', 'id = "a_twin"')
+    edit(twin / "tests.py", "\nimport math\n", '\nprint("loading")\nimport math\n')
+    return twin
+
+
+def test_validate_check_and_build_give_one_verdict(twin, tmp_path):
+    problems = validate_exercise(twin).problems
+    assert problems == [
+        f"{twin}/exercise.toml:11: step 1 of track 'build-gpt' is already used by softmax_rows "
+        f"({twin.parent}/softmax_rows/exercise.toml:11)",
+        f"{twin}/tests.py:9: the hidden tests print while loading ('loading'); hidden tests must not print"]
+    check = run_cli("check", str(twin), str(twin / "solution.py"))
+    assert check.returncode == 2 and check.stdout == ""
+    assert check.stderr == "error: " + "\n".join(problems) + "\n"
+    build = subprocess.run([sys.executable, "build.py", "--exercises", str(twin.parent), "--out",
+                            str(tmp_path / "_site"), "--pyodide-url", "https://cdn.example/pyodide/"],
+                           capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert build.returncode == 2 and build.stderr == "error: " + "\n".join(problems) + "\n"

@@ -56,7 +56,10 @@ def _diagnose(got, args):
     right = _lr(*args)
     matches = []
     for mistake, hint in _MISTAKES:
-        wrong = _lr(*args, mistake=mistake)
+        try:
+            wrong = _lr(*args, mistake=mistake)
+        except ZeroDivisionError:  # a mistake that cannot give a rate here (a warmup over 0 steps)
+            continue
         if wrong is not None and not math.isclose(wrong, right, rel_tol=1e-9, abs_tol=1e-15) and \
                 math.isclose(got, wrong, rel_tol=1e-6, abs_tol=1e-15):
             matches.append(hint)

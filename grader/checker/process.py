@@ -11,6 +11,7 @@ import os
 import signal
 
 from grader.checker.remote import RemoteLearner
+from grader.checker.tests_timer import TestsTimer
 from grader.core.engine import TestsError, one_line, run_tests
 from grader.processes import close_fds_except, die_with_parent
 
@@ -34,7 +35,7 @@ def checker_main(spec, source, limits, sandbox, events_fd, parent_pid, earlier=(
         learner = RemoteLearner(spec.entry, source, sandbox, limits, earlier)
         learner.prepare()
         try:
-            run_tests(spec, learner, emit)
+            run_tests(spec, learner, emit, test_timer=TestsTimer(limits.tests_own_seconds))
         except TestsError as exc:
             emit({"event": "aborted", "error": f"The hidden tests failed to load: {exc}"})
         except BaseException as exc:

@@ -57,6 +57,12 @@ class Limits:
     call_limit: float | None = None     # CPU seconds for any one call (default: what is left of time_limit)
     importable: frozenset | None = None  # top-level modules the submission may import (default: any)
     test_limit: float | None = None     # CPU seconds for the calls of any one test, within time_limit
+    test_code_limit: float | None = None  # wall-clock seconds for the hidden tests' own code, all tests together
+                                          # (tests_timer.py; default: time_limit)
+
+    @property
+    def tests_own_seconds(self):
+        return self.test_code_limit if self.test_code_limit is not None else self.time_limit
 
 
 def wall_backstop(cpu_seconds):

@@ -38,8 +38,9 @@ class Grader:
     entry functions the submission finds in scope.
     """
 
-    def __init__(self, spec, limits, sandbox, test_names=None, earlier=()):
+    def __init__(self, spec, limits, sandbox, test_names=None, earlier=(), authoring=False):
         self.spec, self.limits, self.sandbox, self.earlier = spec, limits, sandbox, tuple(earlier)
+        self.authoring = authoring  # reports with each test's learner_ms and test_code_error (core/report.py)
         self.test_names = list(test_names) if test_names is not None else load_test_names(spec)
         try:
             compile_tests(spec)  # here, once, so that every forked checker finds the code compiled
@@ -97,8 +98,11 @@ class _CheckerRun:
         self.key, self.source, self.retry = key, source, retry
         self.sandbox_generation = grader.sandbox.generation
         self.time_limit = grader.limits.time_limit
+        # The learner's wall-clock backstop and the tests' own time, one after the other at worst.
+        self.allowed = wall_backstop(self.time_limit) + grader.limits.tests_own_seconds + CHECKER_GRACE
         self.test_names = grader.test_names
-        self.builder = ReportBuilder(grader.spec.exercise_id, grader.test_names, grader.spec.points)
+        self.builder = ReportBuilder(grader.spec.exercise_id, grader.test_names, grader.spec.points,
+                                     grader.authoring)
         self.buffer = bytearray()
         self.finished = False
         self.interruption = None
@@ -140,7 +144,7 @@ class _CheckerRun:
             if type(event) is dict and event.get("event") == "start":
                 if event.get("tests") != self.test_names:
                     raise InvalidEvent("the hidden tests changed between loads")
-                self.deadline = time.monotonic() + wall_backstop(self.time_limit) + CHECKER_GRACE
+                self.deadline = time.monotonic() + self.allowed
             self.builder.add(event)
         except (ValueError, RecursionError) as exc:  # InvalidEvent is a ValueError, like JSON errors
             self._stop(f"the checker sent an invalid event ({str(exc)[:200]})")
@@ -156,7 +160,7 @@ class _CheckerRun:
         interruption = self.interruption
         if interruption is None and not self.finished:
             interruption = ("timeout", "Time limit exceeded: the tests did not finish within "
-                                       f"{wall_backstop(self.time_limit) + CHECKER_GRACE:g} s.")
+                                       f"{self.allowed:g} s.")
         status = self.kill()
         if interruption is None and not self.builder.done:
             interruption = ("error", f"Grading failed: the checker process ended early ({_describe_status(status)}).")
@@ -232,13 +236,14 @@ def _load_tests_child(spec, write_end, parent):
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
-        printed = sys.stdout = sys.stderr = io.StringIO()
+        printed = sys.stdout = sys.stderr = _Printed(spec.tests_filename)
         try:
             names = [test.name for test in load_tests(spec)]
             answer = {"names": names}
             if printed.getvalue():
                 first = printed.getvalue().strip().splitlines()[:1] or [""]
-                answer = {"error": f"{spec.tests_filename}: the hidden tests print while loading "
+                where = f"{spec.tests_filename}:{printed.line}" if printed.line else spec.tests_filename
+                answer = {"error": f"{where}: the hidden tests print while loading "
                                    f"({first[0][:80]!r}); hidden tests must not print"}
         except TestsError as exc:
             answer = {"error": str(exc)}
@@ -248,6 +253,22 @@ def _load_tests_child(spec, write_end, parent):
         os.write(write_end, json.dumps(answer).encode())
     finally:
         os._exit(0)
+
+
+class _Printed(io.StringIO):
+    """What the hidden tests print while loading, and the line of tests.py that printed first."""
+
+    def __init__(self, tests_filename):
+        super().__init__()
+        self.tests_filename, self.line = tests_filename, None
+
+    def write(self, text):
+        frame = sys._getframe(1)
+        while self.line is None and frame is not None:
+            if frame.f_code.co_filename == self.tests_filename:
+                self.line = frame.f_lineno
+            frame = frame.f_back
+        return super().write(text)
 
 
 _shared = {}
@@ -266,9 +287,9 @@ def shared_sandbox(mode="auto"):
     return sandbox
 
 
-def grade_isolated(spec, source, limits, test_names=None, earlier=()):
+def grade_isolated(spec, source, limits, test_names=None, earlier=(), authoring=False):
     """Grade one submission with the process-wide sandbox; always returns a full report."""
-    return Grader(spec, limits, shared_sandbox(), test_names, earlier).grade(source)
+    return Grader(spec, limits, shared_sandbox(), test_names, earlier, authoring).grade(source)
 
 
 __all__ = ["Grader", "Limits", "grade_isolated", "load_test_names", "shared_sandbox"]

@@ -18,7 +18,12 @@ functions are put in the learner's namespace before the learner's code runs
 Either way a test sees a plain callable named like the entry function, an
 exception raised by the learner's code reaches the test as an exception of
 the same built-in type (so `except IndexError:` works), and an exception that
-the test lets through is the learner's error, not a failed check.
+the test lets through is the learner's error, not a failed check.  Any other
+exception a test raises comes from its own code: the exercise is broken, so
+the test is an error that says so (never the learner's fault), and its event
+carries `test_code_error` (the tests.py line and traceback) for the author.
+Each test's event also says how long the learner's calls took (`learner_ms`),
+the rest of its time being the test's own code.
 """
 
 import builtins
@@ -107,6 +112,13 @@ class LearnerRaised:
     description = ""
 
 
+class TestCodeStopped(BaseException):
+    """Raised into a test's own code when it ran out of its time (see `run_tests`' `test_timer`).
+
+    A BaseException, so that a test's `except Exception:` does not swallow it.
+    """
+
+
 class LearnerStopped(BaseException):
     """A call into the learner's code that could not finish (time limit, crash, interference).
 
@@ -168,12 +180,15 @@ def grade(spec, source, emit=None, earlier=()):
     return run_tests(spec, InProcessLearner(spec.entry, source, earlier), emit)
 
 
-def run_tests(spec, learner, emit=None, tests=None):
+def run_tests(spec, learner, emit=None, tests=None, test_timer=None):
     """Run the hidden tests of `spec` against `learner`; emit events and return the report.
 
     `learner` has `start(send_output)`, `load()` -> None or (status, message),
     `function` (what the tests call), `begin_test()` (each test's own clock starts),
     `out_of_time()` -> None or a message, and `stop()`.
+    `test_timer`, when given, bounds the tests' own code (not the learner's calls): `start()` and `stop()`
+    around each test, `pause()` and `resume()` around each call into the learner's code, and `used_up()`
+    -> None or why no time is left; it stops a test by raising TestCodeStopped into it.
     """
     tests = tests if tests is not None else load_tests(spec)
     builder = ReportBuilder(spec.exercise_id, [t.name for t in tests], spec.points)
@@ -193,36 +208,71 @@ def run_tests(spec, learner, emit=None, tests=None):
         problem = learner.load()
         if problem is None:
             send({"event": "loaded", "error": None})
+            entry = _TimedEntry(learner.function, spec.entry, test_timer)
         else:
             send({"event": "loaded", "error": problem[1], "status": problem[0]})
         for index, test in enumerate(tests if problem is None else ()):
             current_test[0] = index
             send({"event": "test_start", "index": index})
             started = time.perf_counter()
+            entry.seconds = 0.0
             learner.begin_test()
             exhausted = learner.out_of_time()
-            comparison = None
+            timer_used_up = test_timer.used_up() if test_timer is not None else None
+            comparison, test_code_error = None, None
             if exhausted is not None:
                 status, message = "timeout", f"Not run: {exhausted}"
+            elif timer_used_up is not None:
+                status, message = "error", f"Not run: {timer_used_up}"
+                test_code_error = {"line": None, "kind": "not run", "traceback": f"not run: {timer_used_up}"}
             else:
                 try:
-                    test.function(learner.function)
+                    if test_timer is not None:
+                        test_timer.start()
+                    try:
+                        test.function(entry.function)
+                    finally:
+                        if test_timer is not None:
+                            test_timer.stop()
                     status, message = "passed", ""
                 except BaseException as exc:  # the learner's code may raise anything, SystemExit included
-                    status, message = _verdict(exc)
+                    status, message, test_code_error = _verdict(exc, spec.tests_filename)
                     if isinstance(exc, Failed):
                         comparison = _comparison(exc)
             duration_ms = (time.perf_counter() - started) * 1000
             result = {"event": "test", "index": index, "status": status, "message": message,
-                      "duration_ms": duration_ms}
+                      "duration_ms": duration_ms, "learner_ms": min(entry.seconds * 1000, duration_ms)}
             if comparison is not None:
                 result["comparison"] = comparison
+            if test_code_error is not None:
+                result["test_code_error"] = test_code_error
             send(result)
             current_test[0] = None
     finally:
         learner.stop()
     send({"event": "done"})
     return builder.finish()
+
+
+class _TimedEntry:
+    """The learner's function as the tests get it: a plain function that adds up the time spent in it
+    (`seconds`) and pauses the tests' own timer while it runs."""
+
+    def __init__(self, learner_function, name, test_timer):
+        self.seconds = 0.0
+
+        def function(*args, **kwargs):
+            if test_timer is not None:
+                test_timer.pause()
+            started = time.perf_counter()
+            try:
+                return learner_function(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - started
+                if test_timer is not None:
+                    test_timer.resume()
+        function.__name__ = function.__qualname__ = name
+        self.function = function
 
 
 def _comparison(failure):
@@ -233,17 +283,53 @@ def _comparison(failure):
         return None
 
 
-def _verdict(exc):
-    """(status, message) for an exception that ended a test."""
+def _verdict(exc, tests_filename):
+    """(status, message, test_code_error or None) for an exception that ended a test."""
     if isinstance(exc, LearnerStopped):
-        return exc.status, exc.message
+        return exc.status, exc.message, None
     if isinstance(exc, LearnerRaised):
-        return "error", exc.description
+        return "error", exc.description, None
     if isinstance(exc, Failed):
-        return "failed", str(exc)
+        return "failed", str(exc), None
     if isinstance(exc, AssertionError):
-        return "failed", str(exc) or _failed_assert_line(exc.__traceback__)
-    return "error", f"{type(exc).__name__} while checking your result: {one_line(exc)}"
+        return "failed", str(exc) or _failed_assert_line(exc.__traceback__), None
+    frames = _frames(exc)
+    if isinstance(exc, KeyboardInterrupt) or any(_is_learners(frame.filename) for frame in frames):
+        # Raised by the learner's code outside a call (a method of the result it returned), or a stop.
+        return "error", f"{type(exc).__name__} while checking your result: {one_line(exc)}", None
+    ours = [frame for frame in frames if frame.filename == tests_filename]
+    line = ours[-1].lineno if ours else None
+    where = f"{tests_filename}:{line}" if line else tests_filename
+    what = f"{type(exc).__name__}: {one_line(exc)}" if not isinstance(exc, TestCodeStopped) else one_line(exc)
+    shown = [frame for frame in frames if not frame.filename.endswith("engine.py")]
+    if isinstance(exc, TestCodeStopped) and ours:
+        shown = shown[:shown.index(ours[-1]) + 1]  # where the test was, not the timer that stopped it
+    trace = "".join(traceback.format_list(shown))
+    error = {"line": line, "kind": "stopped" if isinstance(exc, TestCodeStopped) else "raised",
+             "traceback": f"{where}: {what}\nTraceback (most recent call last):\n{trace}".rstrip()}
+    if isinstance(exc, TestCodeStopped):
+        message = (f"This test could not finish: {one_line(exc)} (stopped at {_basename(where)}). "
+                   "The exercise has a bug; your code is not at fault.")
+    else:
+        message = (f"This test could not check your result: the exercise has a bug (its test code raised "
+                   f"{type(exc).__name__} at {_basename(where)}); your code is not at fault.")
+    return "error", message, error
+
+
+def _frames(exc):
+    try:
+        return traceback.extract_tb(exc.__traceback__)
+    except Exception:
+        return []
+
+
+def _is_learners(filename):
+    return filename in (SUBMISSION_FILENAME, SCRATCH_FILENAME) or filename in _earlier_labels
+
+
+def _basename(where):
+    """'tests.py:57' for 'exercises/dropout/tests.py:57': learners see where, not the author's folders."""
+    return where.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 class InProcessLearner:
@@ -449,8 +535,7 @@ def describe_exception(exc):
             name += f" (a kind of {builtin[0]})"
         headline = f"{name}: {one_line(exc)}"
     try:
-        frames = [f for f in traceback.extract_tb(exc.__traceback__)
-                  if f.filename in (SUBMISSION_FILENAME, SCRATCH_FILENAME) or f.filename in _earlier_labels]
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if _is_learners(f.filename)]
     except Exception:
         frames = []
     if not frames:

@@ -6,7 +6,11 @@ The engine emits events as it goes:
     {"event": "stdout", "text": str, "test": int | None}   what the learner's code printed, during that test
     {"event": "test_start", "index": int}
     {"event": "test", "index": int, "status": str, "message": str, "duration_ms": float,
-     "comparison": COMPARISON}     comparison optional: the arrays of a failed check (see comparison.py)
+     "comparison": COMPARISON,     optional: the arrays of a failed check (see comparison.py)
+     "learner_ms": float,          optional: how much of duration_ms the learner's calls took
+     "test_code_error": TEST_CODE_ERROR}   optional: the test's own code raised, or ran out of time
+    TEST_CODE_ERROR = {"line": int | None (of tests.py), "traceback": str,
+                       "kind": "raised" | "stopped" | "not run" (an earlier test used up the tests' time)}
     {"event": "aborted", "error": str}      grading could not go on (the remaining tests are not run)
     {"event": "done"}
 Whoever watches a run from outside (the CLI's parent process, the page) feeds
@@ -21,7 +25,9 @@ Report schema (also what `python -m grader check --json` prints):
      "tests": [{"name", "status", "message", "duration_ms", "stdout", "score", "max_score",
                 "comparison"}], "stdout": str,
      "score": number, "max_score": number}
-A test has `comparison` only when its event had one.
+A test has `comparison` only when its event had one.  An authoring report (`ReportBuilder(...,
+authoring=True)`, what `validate` reads) also gives each test `learner_ms` and, when its event had one,
+`test_code_error`; a learner's report leaves them out (the page's twin, report.js, ignores them).
 A test is worth its points (`points`, by test name; 1 when not named): `score` is what a passed test
 earns, 0 otherwise; the report's `score` and `max_score` add them up in test order.
 `stdout` of a test is what the learner's code printed while that test ran; the
@@ -44,8 +50,8 @@ class InvalidEvent(ValueError):
 
 
 class ReportBuilder:
-    def __init__(self, exercise_id, test_names, points=None):
-        self.exercise_id = exercise_id
+    def __init__(self, exercise_id, test_names, points=None, authoring=False):
+        self.exercise_id, self.authoring = exercise_id, authoring
         self.test_names = list(test_names)
         self.points = [(points or {}).get(name, 1) for name in self.test_names]
         self.results = {}
@@ -91,6 +97,8 @@ class ReportBuilder:
             result = _result(self.test_names[index], status, _text(event, "message"), duration)
             if "comparison" in event:
                 result["comparison"] = _comparison(event["comparison"])
+            if self.authoring:
+                result.update(_authoring_fields(event, duration))
             self.results[index] = result
             self.running = None
         elif kind == "aborted":
@@ -186,6 +194,23 @@ def _check_array(array):
         if type(row) is not list or len(row) != sizes[-1] or not all(
                 type(x) in (int, float) and math.isfinite(x) or x in NON_FINITE for x in row):
             raise InvalidEvent("a compared array's values do not match its shape")
+
+
+def _authoring_fields(event, duration):
+    """`learner_ms` (0 when the event has none) and `test_code_error` when there is one, checked."""
+    learner = event.get("learner_ms", 0.0)
+    if type(learner) not in (int, float) or not 0 <= learner <= duration:
+        raise InvalidEvent(f"invalid learner_ms {learner!r}"[:200])
+    fields = {"learner_ms": round(float(learner), 3)}
+    error = event.get("test_code_error")
+    if error is not None:
+        line = error.get("line") if type(error) is dict else None
+        if (type(error) is not dict or set(error) != {"line", "kind", "traceback"}
+                or not (line is None or type(line) is int) or error["kind"] not in ("raised", "stopped", "not run")):
+            raise InvalidEvent("test_code_error must be an object with line, kind and traceback")
+        fields["test_code_error"] = {"line": line, "kind": error["kind"],
+                                     "traceback": _text(error, "traceback", MESSAGE_LIMIT)}
+    return fields
 
 
 def _text(event, key, limit=None):
