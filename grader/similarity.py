@@ -1,0 +1,144 @@
+"""Similar submissions: pairs of learners whose code for an exercise shares long runs of tokens.
+
+Winnowing (Schleimer, Wilkerson and Aiken, 2003; the method of MOSS) over Python's own tokenizer:
+comments, blank lines and layout are dropped, names the learner chose become one placeholder (so
+renaming variables hides nothing), attribute names, keywords and builtins are kept (`np.exp` and
+`x.sum(axis=-1)` are what the code does), numbers and strings become placeholders.  Every run of
+K_GRAM tokens is hashed; of every WINDOW consecutive hashes the smallest is the document's
+fingerprint.  A fingerprint of the exercise's starter code is boilerplate and never counts.
+
+A pair's similarity, for each side, is the share of that side's fingerprints found in the other;
+a pair is flagged when either share reaches the threshold.  Nothing here reads or changes a grade.
+"""
+
+import builtins
+import dataclasses
+import hashlib
+import io
+import itertools
+import keyword
+import tokenize
+
+K_GRAM = 12      # tokens: about one line of code; shorter runs match by chance (`return x / x.sum(...)`)
+WINDOW = 4       # any shared run of K_GRAM + WINDOW - 1 tokens is sure to be found
+DEFAULT_THRESHOLD = 0.5
+KEPT_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
+SKIPPED = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+           tokenize.ENCODING, tokenize.ENDMARKER, tokenize.TYPE_COMMENT}
+# Python 3.12 splits f-strings into several tokens; 3.11 has one STRING token.
+STRINGS = {getattr(tokenize, name) for name in ("STRING", "FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END")
+           if hasattr(tokenize, name)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Document:
+    """One learner's code for one exercise, fingerprinted."""
+    name: str
+    source: str
+    spans: list           # each token's (start, end) character offsets in `source`
+    fingerprints: dict    # hash -> [index of the first token of each K_GRAM run with that hash]
+
+
+@dataclasses.dataclass(frozen=True)
+class Pair:
+    first: Document
+    second: Document
+    similarity: tuple     # (share of first's fingerprints in second, share of second's in first)
+    regions: tuple        # ([(start, end)] matched characters of first.source, the same of second.source)
+
+    @property
+    def highest(self):
+        return max(self.similarity)
+
+
+def document(name, source, boilerplate=frozenset()):
+    """The Document of `source`; fingerprints in `boilerplate` (see `boilerplate_of`) are left out."""
+    kinds, spans = _tokens(source)
+    winnowed = {}
+    for index, value in _winnow(_hashes(kinds)):
+        if value not in boilerplate:
+            winnowed.setdefault(value, []).append(index)
+    return Document(name, source, spans, winnowed)
+
+
+def boilerplate_of(source):
+    """Every K_GRAM hash of `source` (the starter code), not only the winnowed ones: any of them may be chosen
+    as a fingerprint in a learner's file around it."""
+    kinds, _ = _tokens(source)
+    return frozenset(_hashes(kinds))
+
+
+def similar_pairs(documents, threshold=DEFAULT_THRESHOLD):
+    """[Pair] of the documents whose similarity reaches `threshold` on either side, most similar first."""
+    pairs = []
+    for first, second in itertools.combinations(documents, 2):
+        shared = first.fingerprints.keys() & second.fingerprints.keys()
+        if not shared:
+            continue
+        similarity = (len(shared) / len(first.fingerprints), len(shared) / len(second.fingerprints))
+        if max(similarity) >= threshold:
+            pairs.append(Pair(first, second, similarity, (_regions(first, shared), _regions(second, shared))))
+    return sorted(pairs, key=lambda pair: (-pair.highest, pair.first.name, pair.second.name))
+
+
+def _tokens(source):
+    """([token as compared], [(start, end) offsets in `source`]); code after a tokenizing error is left out
+    (a file that does not parse is still compared on what comes before the error)."""
+    skip = 1 if source.startswith("\ufeff") else 0  # a byte-order mark is not code (Python skips it too)
+    code = source[skip:]
+    # Lines as the tokenizer reads them (split at "\n" only, unlike str.splitlines)
+    line_starts = list(itertools.accumulate((len(line) + 1 for line in code.split("\n")), initial=skip))
+    kinds, spans, previous = [], [], None
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            if token.type in SKIPPED:
+                continue
+            kinds.append(_kind(token, previous))
+            spans.append((line_starts[token.start[0] - 1] + token.start[1],
+                          line_starts[token.end[0] - 1] + token.end[1]))
+            previous = token
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return kinds, spans
+
+
+def _kind(token, previous):
+    if token.type == tokenize.NAME:
+        attribute = previous is not None and previous.string == "."
+        return token.string if attribute or token.string in KEPT_NAMES else "NAME"
+    if token.type == tokenize.NUMBER:
+        return "NUMBER"
+    if token.type in STRINGS:
+        return "STRING"
+    return token.string
+
+
+def _hashes(kinds):
+    """The stable hash of each run of K_GRAM tokens (the same in every process, unlike hash())."""
+    return [int.from_bytes(hashlib.blake2b("\0".join(kinds[i:i + K_GRAM]).encode(), digest_size=8).digest(), "big")
+            for i in range(len(kinds) - K_GRAM + 1)]
+
+
+def _winnow(hashes):
+    """[(index, hash)]: the smallest hash of every WINDOW consecutive ones (the rightmost on a tie), each once."""
+    chosen = {}
+    for start in range(max(len(hashes) - WINDOW + 1, 1 if hashes else 0)):
+        window = hashes[start:start + WINDOW]
+        smallest = min(window)
+        index = start + max(i for i, value in enumerate(window) if value == smallest)
+        chosen[index] = smallest
+    return sorted(chosen.items())
+
+
+def _regions(doc, shared):
+    """[(start, end)] of the characters of `doc` covered by its runs of tokens whose hash is `shared`, merged."""
+    covered = sorted({i for value in shared for start in doc.fingerprints[value] for i in range(start, start + K_GRAM)})
+    regions, last = [], None
+    for index in covered:
+        start, end = doc.spans[index]
+        if regions and index - 1 == last:
+            regions[-1] = (regions[-1][0], end)
+        else:
+            regions.append((start, end))
+        last = index
+    return regions
