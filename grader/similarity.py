@@ -1,7 +1,7 @@
 """Similar submissions: pairs of learners whose code for an exercise shares long runs of tokens.
 
 Winnowing (Schleimer, Wilkerson and Aiken, 2003; the method of MOSS) over Python's own tokenizer:
-comments, blank lines and layout are dropped, names the learner chose become one placeholder (so
+comments, docstrings, blank lines and layout are dropped, names the learner chose become one placeholder (so
 renaming variables hides nothing), attribute names, keywords and builtins are kept (`np.exp` and
 `x.sum(axis=-1)` are what the code does), numbers and strings become placeholders.  Every run of
 K_GRAM tokens is hashed; of every WINDOW consecutive hashes the smallest is the document's
@@ -23,8 +23,8 @@ K_GRAM = 12      # tokens: about one line of code; shorter runs match by chance 
 WINDOW = 4       # any shared run of K_GRAM + WINDOW - 1 tokens is sure to be found
 DEFAULT_THRESHOLD = 0.5
 KEPT_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
-SKIPPED = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
-           tokenize.ENCODING, tokenize.ENDMARKER, tokenize.TYPE_COMMENT}
+SKIPPED = {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING, tokenize.ENDMARKER,
+           tokenize.TYPE_COMMENT}
 # Python 3.12 splits f-strings into several tokens; 3.11 has one STRING token.
 STRINGS = {getattr(tokenize, name) for name in ("STRING", "FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END")
            if hasattr(tokenize, name)}
@@ -36,7 +36,8 @@ class Document:
     name: str
     source: str
     spans: list           # each token's (start, end) character offsets in `source`
-    fingerprints: dict    # hash -> [index of the first token of each K_GRAM run with that hash]
+    fingerprints: set     # the winnowed hashes, which similarity counts
+    runs: dict            # every hash -> [index of the first token of each K_GRAM run with it], to mark regions
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,11 +55,13 @@ class Pair:
 def document(name, source, boilerplate=frozenset()):
     """The Document of `source`; fingerprints in `boilerplate` (see `boilerplate_of`) are left out."""
     kinds, spans = _tokens(source)
-    winnowed = {}
-    for index, value in _winnow(_hashes(kinds)):
+    hashes = _hashes(kinds)
+    fingerprints = {value for _, value in _winnow(hashes)} - boilerplate
+    runs = {}
+    for index, value in enumerate(hashes):
         if value not in boilerplate:
-            winnowed.setdefault(value, []).append(index)
-    return Document(name, source, spans, winnowed)
+            runs.setdefault(value, []).append(index)
+    return Document(name, source, spans, fingerprints, runs)
 
 
 def boilerplate_of(source):
@@ -72,12 +75,13 @@ def similar_pairs(documents, threshold=DEFAULT_THRESHOLD):
     """[Pair] of the documents whose similarity reaches `threshold` on either side, most similar first."""
     pairs = []
     for first, second in itertools.combinations(documents, 2):
-        shared = first.fingerprints.keys() & second.fingerprints.keys()
+        shared = first.fingerprints & second.fingerprints
         if not shared:
             continue
         similarity = (len(shared) / len(first.fingerprints), len(shared) / len(second.fingerprints))
         if max(similarity) >= threshold:
-            pairs.append(Pair(first, second, similarity, (_regions(first, shared), _regions(second, shared))))
+            runs = first.runs.keys() & second.runs.keys()  # every shared run, not only the winnowed ones
+            pairs.append(Pair(first, second, similarity, (_regions(first, runs), _regions(second, runs))))
     return sorted(pairs, key=lambda pair: (-pair.highest, pair.first.name, pair.second.name))
 
 
@@ -88,18 +92,28 @@ def _tokens(source):
     code = source[skip:]
     # Lines as the tokenizer reads them (split at "\n" only, unlike str.splitlines)
     line_starts = list(itertools.accumulate((len(line) + 1 for line in code.split("\n")), initial=skip))
-    kinds, spans, previous = [], [], None
+    raw = []
     try:
-        for token in tokenize.generate_tokens(io.StringIO(code).readline):
-            if token.type in SKIPPED:
-                continue
-            kinds.append(_kind(token, previous))
-            spans.append((line_starts[token.start[0] - 1] + token.start[1],
-                          line_starts[token.end[0] - 1] + token.end[1]))
-            previous = token
+        raw += (token for token in tokenize.generate_tokens(io.StringIO(code).readline)
+                if token.type not in (tokenize.COMMENT, tokenize.NL))
     except (tokenize.TokenError, SyntaxError):
-        pass
+        pass  # `raw` holds the tokens before the error
+    kinds, spans, previous = [], [], None
+    for index, token in enumerate(raw):
+        if token.type in SKIPPED or _docstring(raw, index):
+            continue
+        kinds.append(_kind(token, previous))
+        spans.append((line_starts[token.start[0] - 1] + token.start[1], line_starts[token.end[0] - 1] + token.end[1]))
+        previous = token
     return kinds, spans
+
+
+def _docstring(raw, index):
+    """Whether raw[index] is a string standing as a statement of its own (a docstring): like a comment."""
+    before = raw[index - 1].type if index else tokenize.NEWLINE
+    after = raw[index + 1].type if index + 1 < len(raw) else tokenize.NEWLINE
+    return (raw[index].type == tokenize.STRING and after in (tokenize.NEWLINE, tokenize.ENDMARKER)
+            and before in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING))
 
 
 def _kind(token, previous):
@@ -132,7 +146,7 @@ def _winnow(hashes):
 
 def _regions(doc, shared):
     """[(start, end)] of the characters of `doc` covered by its runs of tokens whose hash is `shared`, merged."""
-    covered = sorted({i for value in shared for start in doc.fingerprints[value] for i in range(start, start + K_GRAM)})
+    covered = sorted({i for value in shared for start in doc.runs[value] for i in range(start, start + K_GRAM)})
     regions, last = [], None
     for index in covered:
         start, end = doc.spans[index]
