@@ -101,6 +101,8 @@ def _parser():
     report = commands.add_parser("report", help="write the reports of a results file (JSON Lines) again")
     report.add_argument("results", type=Path, help="a results file written by `batch`")
     report.add_argument("--reports", type=Path, metavar="DIR", required=True, help="where to write them")
+    report.add_argument("--similarity", type=Path, metavar="FILE",
+                        help="a similarity.json written by `similar`: its pairs get a section in report.html")
     _add_assignment_options(report)
     report.set_defaults(command=run_report)
 
@@ -355,10 +357,11 @@ def run_report(args):
     if unknown:
         raise UsageError(f"{args.results}: holds results of {', '.join(map(repr, unknown))}, "
                          "which the assignment does not list")
+    similarity = similarity_of(args.similarity, records, plan) if args.similarity else None
     test_names = {}
     for record in records:
         test_names.setdefault(record["exercise"], [t["name"] for t in record["tests"]])
-    write_outputs(records, plan, args.reports, summarize(records, test_names))
+    write_outputs(records, plan, args.reports, summarize(records, test_names), similarity)
     print(f"Reports: {args.reports}/ from {len(records)} record(s)")
     return EXIT_PASSED
 
@@ -399,6 +402,24 @@ def run_similar(args):
                                                                for name, reason in sorted(not_read)))
     print(f"\nReports: {args.reports}/ (similarity.html, similarity.json); grades are not changed")
     return EXIT_PASSED
+
+
+def similarity_of(path, records, plan):
+    """The data of the similarity file `path`, if it is about these exercises and students; else UsageError."""
+    try:
+        similarity = similarity_file.read(path)
+    except similarity_file.SimilarityFileError as exc:
+        raise UsageError(str(exc)) from None
+    unknown = sorted(set(similarity["exercises"]) - set(plan.weights))
+    if unknown:
+        raise UsageError(f"{display(path)}: about {', '.join(map(repr, unknown))}, which the results do not hold")
+    graded = {record["submission"] for record in records}
+    strangers = sorted({pair[side] for found in similarity["exercises"].values() for pair in found["pairs"]
+                        for side in ("first", "second")} - graded)
+    if strangers:
+        raise UsageError(f"{display(path)}: names {len(strangers)} submission(s) not in the results, e.g. "
+                         f"{printable(strangers[0])!r}: was it made from another class folder?")
+    return similarity
 
 
 def run_gradescope(args):

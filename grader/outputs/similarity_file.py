@@ -72,7 +72,15 @@ def _problem(data):
                     and isinstance(pair.get("second"), str) and isinstance(pair.get("similarity"), list)
                     and len(pair["similarity"]) == 2 and all(map(_share, pair["similarity"]))):
                 return f"{where}.pairs[{index}]: not a pair (first, second, similarity [two numbers from 0 to 1])"
+            if not _lines(pair.get("lines")):
+                return f"{where}.pairs[{index}].lines: not two lists of [first line, last line]"
     return None
+
+
+def _lines(value):
+    return (isinstance(value, list) and len(value) == 2 and all(isinstance(side, list) for side in value)
+            and all(isinstance(lines, list) and len(lines) == 2 and all(type(n) is int and n > 0 for n in lines)
+                    for side in value for lines in side))
 
 
 def _share(value):
