@@ -8,13 +8,15 @@ entries differ)"; shapes become ‹shape› and runs of numbers (an array printe
 import dataclasses
 import re
 
-NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-# Each pattern, in order, on the text the previous ones left; a number is not part of a word (float32).
+# A number; "1." (numpy's float) only inside an array, so that a sentence's full stop stays.
+NUMBER = r"[-+]?(?:\d+\.(?=[\s,]*[-+]?\d|\])|(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?)"
+ALONE_BEFORE, ALONE_AFTER = r"(?<![\w.])", r"(?!\w|\.\d)"  # not part of a word (float32) or of a longer number
+# Each pattern, in order, on the text the previous ones left.
 PLACEHOLDERS = (
     (re.compile(r"\((?:\s*\d+\s*,)+\s*(?:\d+\s*)?\)|\(\s*\)"), "‹shape›"),    # (4, 8), (4,), ()
     (re.compile(r"\[\s*\d+(?:\s*,\s*\d+)*\s*\]"), "[‹index›]"),                 # [0, 1]
-    (re.compile(rf"(?<![\w.])(?:{NUMBER})(?:[\s,]+(?:{NUMBER}))+(?![\w.])"), "‹numbers›"),
-    (re.compile(rf"(?<![\w.])(?:{NUMBER})(?![\w.])"), "‹n›"),
+    (re.compile(rf"{ALONE_BEFORE}{NUMBER}(?:[\s,]+{NUMBER})+{ALONE_AFTER}"), "‹numbers›"),
+    (re.compile(rf"{ALONE_BEFORE}{NUMBER}{ALONE_AFTER}"), "‹n›"),
 )
 
 
