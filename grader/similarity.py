@@ -46,6 +46,7 @@ class Pair:
     second: Document
     similarity: tuple     # (share of first's fingerprints in second, share of second's in first)
     regions: tuple        # ([(start, end)] matched characters of first.source, the same of second.source)
+    lines: tuple          # ([(first line, last line)] of each matched run of first.source, the same of second's)
 
     @property
     def highest(self):
@@ -81,7 +82,9 @@ def similar_pairs(documents, threshold=DEFAULT_THRESHOLD):
         similarity = (len(shared) / len(first.fingerprints), len(shared) / len(second.fingerprints))
         if max(similarity) >= threshold:
             runs = first.runs.keys() & second.runs.keys()  # every shared run, not only the winnowed ones
-            pairs.append(Pair(first, second, similarity, (_regions(first, runs), _regions(second, runs))))
+            covered = _covered(first, runs), _covered(second, runs)
+            pairs.append(Pair(first, second, similarity, (_regions(first, covered[0]), _regions(second, covered[1])),
+                              (_lines(first, covered[0]), _lines(second, covered[1]))))
     return sorted(pairs, key=lambda pair: (-pair.highest, pair.first.name, pair.second.name))
 
 
@@ -144,15 +147,33 @@ def _winnow(hashes):
     return sorted(chosen.items())
 
 
-def _regions(doc, shared):
-    """[(start, end)] of the characters of `doc` covered by its runs of tokens whose hash is `shared`, merged."""
-    covered = sorted({i for value in shared for start in doc.runs[value] for i in range(start, start + K_GRAM)})
+def _covered(doc, shared):
+    """The indexes of the tokens of `doc` in its runs whose hash is `shared`, in order."""
+    return sorted({i for value in shared for start in doc.runs[value] for i in range(start, start + K_GRAM)})
+
+
+def _regions(doc, covered):
+    """[(start, end)] of the characters of the `covered` tokens; tokens next to each other are one region unless
+    a comment or a docstring (which are not compared) lies between."""
     regions, last = [], None
     for index in covered:
         start, end = doc.spans[index]
-        if regions and index - 1 == last:
+        if regions and index - 1 == last and not doc.source[regions[-1][1]:start].strip():
             regions[-1] = (regions[-1][0], end)
         else:
             regions.append((start, end))
         last = index
     return regions
+
+
+def _lines(doc, covered):
+    """[(first line, last line)] (1-based) of each run of consecutive `covered` tokens."""
+    runs = []
+    for index in covered:
+        start, end = doc.spans[index]
+        first, last = doc.source.count("\n", 0, start) + 1, doc.source.count("\n", 0, end) + 1
+        if runs and index - 1 == runs[-1][2]:
+            runs[-1] = (runs[-1][0], last, index)
+        else:
+            runs.append((first, last, index))
+    return [(first, last) for first, last, _ in runs]

@@ -65,7 +65,9 @@ def test_renamed_recommented_code_is_found_whole_and_marked_in_each_file():
     # From the starter's signature (a run across it and the learner's code is the learner's) to the end
     assert first.startswith("def softmax(x, axis=-1):") and first.endswith("probabilities.astype(x.dtype)")
     assert second.startswith("def softmax(scores, axis=-1):") and second.endswith("return p.astype(scores.dtype)")
-    assert "import" not in first + second and "my own work" not in second  # the starter's, a comment
+    assert "import" not in first + second  # the starter's
+    assert "my own work" not in second and "exponentiate" not in second and "Row-wise" not in first  # not compared
+    assert pair.lines == ([(4, 10)], [(3, 9)])  # runs of tokens next to each other, across a docstring
     assert similar_pairs([original, own], threshold=0.2) == []  # another way to the same result is not flagged
 
 
@@ -147,6 +149,7 @@ def test_similar_writes_the_pairs_of_each_exercise_and_changes_nothing(class_fol
     text = "".join(parser.text)
     assert hostile.replace("\x1b", "\\x1b") in text and "<script>bad()</script>" in text  # shown as text
     assert any("np.exp(shifted)" in marked for marked in parser.marked)
+    assert not any("bad()" in marked for marked in parser.marked)  # a comment is not compared, nor marked
     assert "@media (prefers-color-scheme: dark)" in page
 
 

@@ -27,17 +27,9 @@ def render(results, threshold):
 
 
 def _pair(pair):
-    sides = (pair.first, pair.second)
     return {"first": pair.first.name, "second": pair.second.name,
             "similarity": [round(share, 4) for share in pair.similarity],
-            "lines": [[list(lines) for lines in line_ranges(doc.source, regions)]
-                      for doc, regions in zip(sides, pair.regions)]}
-
-
-def line_ranges(source, regions):
-    """[(first line, last line)] (1-based) of character regions of `source`."""
-    return [(source.count("\n", 0, start) + 1, source.count("\n", 0, max(end - 1, start)) + 1)
-            for start, end in regions]
+            "lines": [[list(lines) for lines in side] for side in pair.lines]}
 
 
 def read(path):
