@@ -4,11 +4,14 @@ From `--exercise` given once or more, or from an assignment file (TOML):
 
     title = "Week 3"            # optional
     file_pattern = "{id}.py"    # optional: a student's file for each exercise
+    visibility = "visible"      # optional: when Gradescope shows a test (see VISIBILITIES)
+    due = 2026-11-20T23:59:00+01:00   # optional, with [late]: the due date and late policy (grader/late.py)
 
     [[exercise]]
     id = "softmax"              # an exercise id, or a path to an exercise folder
     weight = 2                  # optional (default 1): its points count this many times in the total
     file = "my_softmax.py"      # optional: this exercise's file in each student's folder
+    visibility = "hidden"       # optional: for every test of this exercise, over its exercise.toml's [visibility]
 
 Problems are `AssignmentError`s naming the file and line.
 """
@@ -18,11 +21,14 @@ import re
 import tomllib
 from pathlib import Path
 
-from grader.exercise import ExerciseError, load_exercise
+from grader.exercise import VISIBILITIES, ExerciseError, load_exercise
+from grader.late import LatePolicy, parse_policy
+from grader.toml_lines import line_of, line_of_table, line_of_table_key
 
 DEFAULT_FILE_PATTERN = "{id}.py"
-ASSIGNMENT_KEYS = ("title", "file_pattern", "exercise")
-EXERCISE_KEYS = ("id", "weight", "file")
+ASSIGNMENT_KEYS = ("title", "file_pattern", "visibility", "due", "late", "exercise")
+EXERCISE_KEYS = ("id", "weight", "file", "visibility")
+DEFAULT_VISIBILITY = "visible"
 MAX_WEIGHT = 1e6  # weights times points stay far from overflowing a total
 
 
@@ -35,15 +41,23 @@ class Part:
     exercise: object   # grader.exercise.Exercise
     weight: float
     file_name: str     # in each student's folder
+    visibility: str = None  # for all its tests in Gradescope, over the exercise's own [visibility]
 
 
 @dataclasses.dataclass(frozen=True)
 class Assignment:
     title: str
     parts: tuple
+    visibility: str = DEFAULT_VISIBILITY  # of a test neither its [[exercise]] nor its exercise.toml sets
+    late: LatePolicy = None  # the due date and late policy, if the assignment has a due date
 
     def part(self, exercise_id):
         return next(part for part in self.parts if part.exercise.id == exercise_id)
+
+    def test_visibility(self, exercise_id, test_name):
+        """When Gradescope shows this test: its [[exercise]]'s visibility, else its exercise.toml's, else ours."""
+        part = self.part(exercise_id)
+        return part.visibility or part.exercise.visibility.get(test_name, self.visibility)
 
 
 def from_exercises(names, file_pattern=DEFAULT_FILE_PATTERN):
@@ -70,12 +84,21 @@ def load_assignment(path):
 
     for key in raw:
         if key not in ASSIGNMENT_KEYS:
-            raise error(f"unknown key {key!r} (known keys: {', '.join(ASSIGNMENT_KEYS)})", _line_of(text, key))
+            raise error(f"unknown key {key!r} (known keys: {', '.join(ASSIGNMENT_KEYS)})", line_of(text, key))
     title = raw.get("title", path.stem)
     pattern = raw.get("file_pattern", DEFAULT_FILE_PATTERN)
     for key, value in (("title", title), ("file_pattern", pattern)):
         if not isinstance(value, str) or not value.strip():
-            raise error(f"{key} should be a non-empty string, not {value!r}", _line_of(text, key))
+            raise error(f"{key} should be a non-empty string, not {value!r}", line_of(text, key))
+    visibility = _visibility(raw.get("visibility", DEFAULT_VISIBILITY), "visibility",
+                             lambda message: error(message, line_of(text, "visibility")))
+
+    def policy_error(key, message):
+        if isinstance(key, tuple):
+            return error(message, line_of_table_key(text, *key))
+        return error(message, line_of(text, key) or line_of_table(text, key))
+
+    late = parse_policy(raw, policy_error)
     entries = raw.get("exercise")
     if not isinstance(entries, list) or not entries:
         raise error("lists no exercise: add an [[exercise]] table with an id for each")
@@ -84,7 +107,7 @@ def load_assignment(path):
         line = headers[number] if number < len(headers) else None
         parts.append(_part(entry, pattern, path, lambda message, line=line: error(message, line)))
     _check_unique(parts, str(path))
-    return Assignment(title, tuple(parts))
+    return Assignment(title, tuple(parts), visibility, late)
 
 
 def _part(entry, pattern, path, error):
@@ -109,7 +132,16 @@ def _part(entry, pattern, path, error):
         file_name = _file_name(pattern, exercise.id, "file_pattern", error)
     elif not _is_file_name(file_name):
         raise error(f"file of {name!r} should be a file name without a folder, not {file_name!r}")
-    return Part(exercise, weight, file_name)
+    visibility = entry.get("visibility")
+    if visibility is not None:
+        visibility = _visibility(visibility, f"visibility of {name!r}", error)
+    return Part(exercise, weight, file_name, visibility)
+
+
+def _visibility(value, what, error):
+    if value not in VISIBILITIES:
+        raise error(f"{what} should be one of {', '.join(VISIBILITIES)}, not {value!r}")
+    return value
 
 
 def _file_name(pattern, exercise_id, where, error=None):
@@ -137,8 +169,3 @@ def _check_unique(parts, where):
     files = [part.file_name for part in parts]
     if len(set(files)) < len(files):
         raise AssignmentError(f"{where}: two exercises would read the same file from each student's folder")
-
-
-def _line_of(text, key):
-    match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.MULTILINE)
-    return text.count("\n", 0, match.start()) + 1 if match else None

@@ -6,13 +6,18 @@ reason it is not graded (hidden ones, ".name", are ignored).  A file is read
 only if it is a regular, UTF-8 file of at most 1 MB, of its own (no other hard
 link), reached from the folder without a symbolic link (see grader/submission.py).
 
-With several exercises (an assignment), a learner is a folder `NAME/` (the
-layout LMS exports use), holding each exercise's file (`Part.file_name`); a
+With several exercises (an assignment), a learner is a folder `NAME/`, holding
+each exercise's file (`Part.file_name`, at its top or in a folder within it); a
 file that is missing or cannot be graded is recorded as 0 points with the reason.
+An LMS's export (Canvas, Moodle, Gradescope) is recognised and read as that LMS
+lays it out (grader/classfolder/); a folder where no learner is found is an
+error, before anything is written.
 
 The results file is JSON Lines (one report per line, plus "submission",
-"exercise", "submission_sha256", "tests_sha256", "graded_at" and
-"grader_version", and "missing" for a file not graded; a failed test's
+"exercise", "submission_sha256", "tests_sha256", "graded_at",
+"grader_version" and "results_sha256" (grader/records.py), "student", "submitted_at" and
+"late_marker" (who handed it in and when, grader/classfolder/handin.py; a reused record gets
+them as they are now), and "missing" for a file not graded; a failed test's
 "comparison" arrays are left out) or, for one exercise,
 CSV (one row per submission, a status column per hidden test) when its name
 ends in .csv.  It
@@ -41,38 +46,27 @@ import sys
 import tempfile
 import time
 
-from grader import __version__
+from grader import __version__, classfolder
 from grader.checker.supervisor import load_test_names
-from grader.records import record_problem
+from grader.classfolder import Learner, Submission
+from grader.classfolder.times import with_times
+from grader.classfolder.walk import files_under
+from grader.records import record_problem, results_checksum
+from grader.roster import with_roster
 from grader.spreadsheet import safe_cell
-from grader.submission import SubmissionError, decode_source, display, file_kind, read_bytes, read_submission
+from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, accepted_names, display, file_kind, read_bytes
 from grader.text import json_escaped, printable
 from grader.track import reference_steps
 
 CSV_FIRST_COLUMNS = ("submission", "passed", "score", "max_score", "error")  # then a column per hidden test
 CSV_LAST_COLUMNS = ("exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version")
 MAX_RESULTS_BYTES = 1 << 30  # a results file read for reports: far above a class's (about 10 kB per record)
+NOT_GRADED_SHOWN = 20  # entries listed when a folder holds no student
 OPEN_FLAGS = os.O_NONBLOCK | os.O_CLOEXEC  # O_NONBLOCK: a FIFO or device given as --out must not block
 
 
 class BatchError(Exception):
     """The folder or the results file cannot be used; the message names it and says why."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Submission:
-    name: str          # the learner: the file's name, or the folder's (shown with escapes, see `display`)
-    path: str          # the file graded
-    inner: str = None  # for a learner's folder: the graded file's name within it
-    folder: str = None  # the class folder: `path` is read from it without following a link
-
-    def read(self):
-        """(sha256 of the file's bytes, its text); SubmissionError with the reason it cannot be graded."""
-        data = read_submission(self.path, self.folder)
-        return hashlib.sha256(data).hexdigest(), decode_source(data, self.path)
-
-    def reason(self, error):
-        return f"{self.inner}: {error.reason}" if self.inner else error.reason
 
 
 def find_submissions(folder, entry_file=None):
@@ -123,10 +117,8 @@ def _learner(name, path, entry_file, folder):
         return _learner_folder(name, path, entry_file, folder)
     if not stat.S_ISREG(mode):
         return file_kind(mode)
-    if path.endswith(".ipynb"):
-        return "a Jupyter notebook; export it as a .py file"
-    if not path.endswith(".py"):
-        return "not a Python file"
+    if not path.endswith((".py", NOTEBOOK_SUFFIX)):
+        return "not a Python file or a Jupyter notebook"
     return Submission(name, path, folder=folder)
 
 
@@ -134,16 +126,22 @@ def _learner_folder(name, path, entry_file, folder):
     if entry_file and os.path.lexists(os.path.join(path, entry_file)):
         return Submission(name, os.path.join(path, entry_file), display(entry_file), folder)
     try:
-        files = sorted(f for f in os.listdir(path) if f.endswith(".py") and not f.startswith("."))
+        entries = sorted(f for f in os.listdir(path) if not f.startswith("."))
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
+    # The .py files; or, when there is none, the notebooks.
+    files = [f for f in entries if f.endswith(".py")] or [f for f in entries if f.endswith(NOTEBOOK_SUFFIX)]
     if len(files) == 1:
         return Submission(name, os.path.join(path, files[0]), display(files[0]), folder)
+    if entry_file or not files:  # in an upload folder within the folder (sub/hw3/main.py)?
+        inner, nested, problem = classfolder.pick_file(files_under(path), entry_file, any_python=not entry_file)
+        if inner is not None:
+            return Submission(name, nested, display(inner), folder)
     missing = f"a folder with no {display(entry_file)}, and " if entry_file else "a folder with "
     if not files:
-        return missing + "no .py file"
+        return missing + (problem or "no .py file or notebook")
     listed = ", ".join(display(f) for f in files)
-    return missing + f"{len(files)} .py files ({listed})" + ("" if entry_file else
+    return missing + f"{len(files)} .{files[0].rpartition('.')[2]} files ({listed})" + ("" if entry_file else
                                                             "; name the one to grade with --entry-file")
 
 
@@ -288,6 +286,11 @@ class ResultsFile:
                 and (self.csv or [t.get("max_score") for t in record["tests"]] == graded.points)):
             return record
         return None
+
+    def refresh(self, record, about):
+        """Keep a reused record, with who and when as they are now (a roster or times given since)."""
+        if not self.csv and any(record.get(key) != value for key, value in about.items()):
+            self.add({**record, **about})
 
     def add(self, record):
         key = (record["exercise"], record["submission"])
@@ -444,70 +447,84 @@ class Graded:
         return sum(self.points)
 
 
-@dataclasses.dataclass(frozen=True)
-class Learner:
-    """One learner's file for one exercise; `submission` reads it (it may be missing)."""
-    exercise_id: str
-    submission: Submission
-
-
 def run_batch(assignment, folder, out, limits_for, executor, force, progress, entry_file=None, by_student=False,
-              student=None):
+              student=None, roster=None, times=None):
     """Grade every learner in `folder` not already graded in `out` with these bytes and these hidden tests,
     with `executor` (see grader/checker/executors.py).
 
-    One learner per entry of `folder` (see find_submissions), or, `by_student`, one per folder holding a
-    file for each exercise of `assignment`, or, given a `student` name, `folder` is that one student's.
-    Returns (the records of the folder's learners, in order, {exercise id: hidden test names},
-    [(name, why not graded)]).
+    The folder's layout is recognised (grader/classfolder/): an LMS export, or a plain folder of one
+    learner per entry (see find_submissions), or, `by_student`, one per folder holding a file for each
+    exercise of `assignment`; given a `student` name, `folder` is that one student's.  A `roster`
+    (grader/roster.py) joins the students and adds those with no hand-in; `times` ({student id: time})
+    gives submission times.  Returns (the records of the folder's learners, in order, {exercise id:
+    hidden test names}, [(name, why not graded)]).
     """
+    notes = []  # printed once the exercises and the results file load: a problem with them is one error line
     if student is not None:
-        learners, not_graded, by_student = _student_files(student, os.fspath(folder), assignment, folder), [], True
-    elif by_student:
-        learners, not_graded = find_students(folder, assignment)
+        learners, not_graded = _student_files(student, os.fspath(folder), assignment, folder), []
+        by_student = True
     else:
-        submissions, not_graded = find_submissions(folder, entry_file)
-        learners = [Learner(assignment.parts[0].exercise.id, submission) for submission in submissions]
+        layout, learners, not_graded = find_learners(folder, assignment, entry_file, by_student)
+        if not learners:
+            raise BatchError(_nobody_found(folder, layout, not_graded))
+        students = len({learner.submission.name for learner in learners})
+        notes.append(f"Layout: {classfolder.describe(layout)}; {students} student(s) found.")
+    if roster is not None:
+        learners = with_roster(learners, roster, assignment.parts, folder)
+    if times is not None:
+        learners, unknown = with_times(learners, times)
+        notes += [f"warning: --times: no student has the id {student_id}" for student_id in unknown]
+    record_missing = by_student or roster is not None  # else a file that cannot be graded is only listed
     # The hidden tests load before the results file opens, so a broken exercise writes nothing.
     exercises, graded, earlier = {}, {}, {}
     for part in assignment.parts:
         exercise = exercises[part.exercise.id] = part.exercise
         earlier[exercise.id] = reference_steps(exercise)  # offline the steps it uses are the references
         test_names = load_test_names(exercise.grading_spec())
-        exercise.check_points(test_names)
+        exercise.check_test_names(test_names)
         graded[exercise.id] = Graded(_tests_sha256(exercise, earlier[exercise.id]), test_names,
                                      _points(exercise, test_names))
     with ResultsFile(out) as results, executor:
         results.load(graded, force)
+        for note in notes:
+            progress.note(note)
         todo, kept, missing = [], [], 0
         for learner in learners:
             submission = learner.submission
             try:
                 submission_sha256, _ = submission.read()
             except SubmissionError as exc:
-                if not by_student:
+                if not record_missing:
                     not_graded.append((submission.name, submission.reason(exc)))
                     continue
                 reason = submission.reason(exc)
-                if not results.reusable(learner.exercise_id, submission.name, None, reason):
+                record = results.reusable(learner.exercise_id, submission.name, None, reason)
+                if record is None:
                     results.add(_missing_record(learner, reason, graded[learner.exercise_id]))
+                else:
+                    results.refresh(record, learner.about)
                 kept.append(learner)
                 missing += 1
                 continue
             kept.append(learner)
-            if not results.reusable(learner.exercise_id, submission.name, submission_sha256):
+            record = results.reusable(learner.exercise_id, submission.name, submission_sha256)
+            if record is None:
                 todo.append(learner)
+            else:
+                results.refresh(record, learner.about)
         present = len(kept) - missing  # a missing file is recorded, not graded
         progress.start(total=present, done=present - len(todo))
         try:
             for exercise_id, exercise in exercises.items():
-                items = _sources([learner for learner in todo if learner.exercise_id == exercise_id],
-                                 kept, not_graded, progress, by_student, results, graded[exercise_id])
+                todo_here = [learner for learner in todo if learner.exercise_id == exercise_id]
+                about = {learner.submission.name: learner.about for learner in todo_here}
+                items = _sources(todo_here, kept, not_graded, progress, record_missing, results, graded[exercise_id])
                 reports = executor.grade(exercise.grading_spec(), limits_for(exercise), graded[exercise_id].test_names,
                                          items, earlier[exercise_id])
                 with contextlib.closing(reports):
                     for (name, submission_sha256), report in reports:
-                        record = _record(name, submission_sha256, graded[exercise_id].tests_sha256, report)
+                        record = _record(name, submission_sha256, graded[exercise_id].tests_sha256, report,
+                                         about[name])
                         results.add(record)
                         progress.advance(record)
         finally:
@@ -525,7 +542,7 @@ def _tests_sha256(exercise, earlier):
     return digest.hexdigest()
 
 
-def _sources(learners, kept, not_graded, progress, by_student, results, graded):
+def _sources(learners, kept, not_graded, progress, record_missing, results, graded):
     """(key, source) of each learner's file, read again when its turn comes: graded and hashed as it is then."""
     for learner in learners:
         submission = learner.submission
@@ -533,13 +550,44 @@ def _sources(learners, kept, not_graded, progress, by_student, results, graded):
             submission_sha256, source = submission.read()
         except SubmissionError as exc:
             progress.total -= 1
-            if by_student:
+            if record_missing:
                 results.add(_missing_record(learner, submission.reason(exc), graded))
             else:
                 not_graded.append((submission.name, submission.reason(exc)))
                 kept.remove(learner)
             continue
         yield (submission.name, submission_sha256), source
+
+
+def find_learners(folder, assignment, entry_file=None, by_student=False):
+    """(layout, [Learner], [(name, why not graded)]) of the class folder `folder`, whose layout is
+    recognised from its entries' names (grader/classfolder/)."""
+    entries, not_graded = _entries(folder)
+    names = [os.path.basename(path) for _, path in entries]
+    layout = classfolder.detect(names)
+    if layout != classfolder.PLAIN:
+        try:
+            hand_ins, others = classfolder.hand_ins(layout, os.fspath(folder), names)
+        except classfolder.MetadataError as exc:
+            raise BatchError(str(exc)) from None
+        learners = classfolder.learners_of(hand_ins, assignment, folder, entry_file, single=not by_student)
+        return layout, learners, not_graded + others
+    if by_student:
+        return (layout, *find_students(folder, assignment))
+    submissions, not_graded = find_submissions(folder, entry_file)
+    exercise_id = assignment.parts[0].exercise.id
+    return layout, [Learner(exercise_id, s, classfolder.about_name(s.name)) for s in submissions], not_graded
+
+
+def _nobody_found(folder, layout, not_graded):
+    """Why a batch stops, writing nothing, when the folder holds no student's hand-in."""
+    lines = [f"{display(folder)}: no student found (read as a {classfolder.describe(layout)})"]
+    lines += [f"  {name}: {reason}" for name, reason in not_graded[:NOT_GRADED_SHOWN]]
+    if len(not_graded) > NOT_GRADED_SHOWN:
+        lines.append(f"  and {len(not_graded) - NOT_GRADED_SHOWN} more")
+    if not not_graded:
+        lines[0] += "; the folder is empty"
+    return printable("\n".join(lines))
 
 
 def find_students(folder, assignment):
@@ -561,22 +609,36 @@ def find_students(folder, assignment):
 
 
 def _student_files(name, path, assignment, folder):
-    """A Learner for each exercise's file in the student's folder `path`, read from `folder`."""
-    return [Learner(part.exercise.id, Submission(name, os.path.join(path, part.file_name), display(part.file_name),
-                                                 folder)) for part in assignment.parts]
+    """A Learner for each exercise's file in the student's folder `path`, read from `folder`: the file, or a
+    notebook in its place (`accepted_names`); a file not at the top is looked for in the folders within (an
+    upload folder: sub/hw3/softmax.py)."""
+    about, learners, nested = classfolder.about_name(name), [], None
+    for part in assignment.parts:
+        found = next((n for n in accepted_names(part.file_name) if os.path.lexists(os.path.join(path, n))), None)
+        submission = Submission(name, os.path.join(path, found or part.file_name), display(found or part.file_name),
+                                folder)
+        if found is None:
+            nested = files_under(path) if nested is None else nested
+            inner, nested_path, problem = classfolder.pick_file(nested, part.file_name)
+            if inner is not None:
+                submission = Submission(name, nested_path, display(inner), folder)
+            elif problem:
+                submission = Submission(name, submission.path, folder=folder, problem=problem)
+        learners.append(Learner(part.exercise.id, submission, about))
+    return learners
 
 
 def _points(exercise, test_names):
     return [exercise.points.get(name, 1) for name in test_names]
 
 
-def _record(name, submission_sha256, tests_sha256, report):
+def _record(name, submission_sha256, tests_sha256, report, about):
     # A failed test's `comparison` (the arrays drawn for a learner, up to ~50 kB) stays out: a class's
     # results file is read for marks and feedback text, and would grow by that much per submission.
     tests = [{key: value for key, value in test.items() if key != "comparison"} for test in report["tests"]]
-    return {"submission": name, "exercise": report["exercise"], "submission_sha256": submission_sha256,
-            "tests_sha256": tests_sha256, "graded_at": _now(), "grader_version": __version__,
-            **report, "tests": tests}
+    return _checksummed({"submission": name, "exercise": report["exercise"], "submission_sha256": submission_sha256,
+                         "tests_sha256": tests_sha256, "graded_at": _now(), "grader_version": __version__,
+                         **report, "tests": tests, **about})
 
 
 def _missing_record(learner, reason, graded):
@@ -584,10 +646,14 @@ def _missing_record(learner, reason, graded):
     message = f"Not run: {reason}."
     tests = [{"name": name, "status": "error", "message": message, "duration_ms": 0.0, "stdout": "",
               "score": 0, "max_score": worth} for name, worth in zip(graded.test_names, graded.points)]
-    return {"submission": learner.submission.name, "exercise": learner.exercise_id, "submission_sha256": None,
-            "tests_sha256": graded.tests_sha256, "graded_at": _now(), "grader_version": __version__,
-            "missing": reason, "passed": False, "error": reason, "tests": tests, "stdout": "",
-            "score": 0, "max_score": graded.max_score}
+    return _checksummed({"submission": learner.submission.name, "exercise": learner.exercise_id,
+                         "submission_sha256": None, "tests_sha256": graded.tests_sha256, "graded_at": _now(),
+                         "grader_version": __version__, "missing": reason, "passed": False, "error": reason,
+                         "tests": tests, "stdout": "", "score": 0, "max_score": graded.max_score, **learner.about})
+
+
+def _checksummed(record):
+    return {**record, "results_sha256": results_checksum(record)}
 
 
 def _now():
@@ -608,7 +674,16 @@ def summarize(records, test_names, not_graded=()):
         lines.pop()
     if not_graded:
         lines += ["", f"Not graded ({len(not_graded)}):"] + [f"  {name}: {reason}" for name, reason in not_graded]
+    outsiders = not_in_roster(records)
+    if outsiders:
+        lines += ["", f"Not in the roster, graded all the same ({len(outsiders)}):"] + [f"  {o}" for o in outsiders]
     return printable("\n".join(lines))
+
+
+def not_in_roster(records):
+    """The hand-ins of students the roster does not list, as "name (id ...)", once each."""
+    return sorted({f"{r['submission']} (id {r['student']['id']})" for r in records
+                   if r.get("student", {}).get("in_roster") is False})
 
 
 def _pass_rates(records, test_names):
@@ -669,6 +744,10 @@ class Progress:
         self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}  "
                           f"{rate:.1f}/s  ETA {remaining:.0f}s ")
         self.stream.flush()
+
+    def note(self, text):
+        """A line for the instructor before grading starts (the layout found, a warning)."""
+        self._print_line(printable(text))
 
     def _print_line(self, text):
         self.stream.write(text + "\n")

@@ -10,22 +10,28 @@ import tempfile
 from pathlib import Path
 
 from grader.assignment import AssignmentError, from_exercises, load_assignment
-from grader.batch import (BatchError, Learner, Progress, find_students, find_submissions, read_records, run_batch,
-                          summarize)
-from grader.pyodide.modules import BrowserModulesError, browser_modules
+from grader.batch import BatchError, Progress, find_learners, read_records, run_batch, summarize
+from grader.classfolder import describe as describe_layout
+from grader.classfolder.times import read_times
+from grader.pyodide.modules import BrowserModulesError, importable_modules
+from grader.roster import read_roster
 from grader.checker.executors import ExecutorError, executor_address, make_executor
 from grader.checker.remote import DEFAULT_MEMORY_MB, Limits
 from grader.checker.sandbox import MODES, Sandbox, SandboxError
-from grader.checker.supervisor import Grader
+from grader.checker.supervisor import Grader, load_test_names
 from grader.core.engine import TestsError
 from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find_exercise, load_all, load_exercise
+from grader.gradescope_package import PackageError, build_autograder
 from grader.outputs import Plan, class_results, gradescope, similarity_file, similarity_view, write_outputs
 from grader.outputs.atomic import write_atomically
+from grader.overrides import OverrideError, load_overrides
+from grader.overrides import check as check_overrides
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
 from grader.similarity import DEFAULT_THRESHOLD, boilerplate_of, document, similar_pairs
-from grader.submission import SubmissionError, display, read_source
+from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, accepted_names, display, read_source
+from grader.tables import TableError
 from grader.text import printable
-from grader.track import reference_steps
+from grader.track import reference_steps, used_steps
 
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
 MAX_TIMEOUT_SECONDS = 3600
@@ -48,7 +54,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.command(args)
-    except (ExerciseError, TestsError, UsageError, BatchError, SandboxError, ExecutorError, AssignmentError) as exc:
+    except (ExerciseError, TestsError, UsageError, BatchError, SandboxError, ExecutorError, AssignmentError,
+            OverrideError, TableError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
@@ -91,7 +98,14 @@ def _parser():
     batch.add_argument("--executor", type=_executor, default="local", metavar="WHERE",
                        help="where to grade: local (this machine, the default) or dask://HOST:PORT "
                             "(the workers of a Dask scheduler; see README.md)")
+    _add_overrides_option(batch)
     batch.add_argument("--force", action="store_true", help="grade everything again, replacing the results file")
+    batch.add_argument("--roster", type=Path, metavar="FILE",
+                       help="the class roster, a CSV with columns id, name and optionally email, login, sis_id, "
+                            "section: joins the students, gives 0 to those with no submission, lists the others")
+    batch.add_argument("--times", type=Path, metavar="FILE",
+                       help="submission times, a CSV with columns id and submitted_at (ISO 8601 with an offset); "
+                            "they replace the times the export has")
     batch.add_argument("--entry-file", type=_file_name, metavar="FILE",
                        help="in a learner's folder, the file to grade when it holds several .py files "
                             "(e.g. submission.py)")
@@ -104,15 +118,24 @@ def _parser():
     report.add_argument("--similarity", type=Path, metavar="FILE",
                         help="a similarity.json written by `similar`: its pairs get a section in report.html")
     _add_assignment_options(report)
+    _add_overrides_option(report)
     report.set_defaults(command=run_report)
 
-    scope = commands.add_parser("gradescope", help="inside Gradescope's autograder: grade the submission folder "
-                                                   "and write results.json")
+    scope = commands.add_parser("gradescope", help="build Gradescope's autograder zip (build), or grade inside it "
+                                                   "(run, the default): the submission folder into results.json",
+                                usage="python -m grader gradescope build (--assignment FILE | --exercise EXERCISE ...) "
+                                      "-o autograder.zip [limits]\n"
+                                      "       python -m grader gradescope [run] (--assignment FILE | --exercise "
+                                      "EXERCISE ...) [--submission DIR] [--results FILE] [limits]")
+    scope.add_argument("action", nargs="?", choices=("run", "build"), default="run",
+                       help="run (the default): grade the student's files inside Gradescope; build: write the "
+                            "autograder zip to upload to Gradescope")
     _add_assignment_options(scope)
-    scope.add_argument("--submission", type=Path, default=Path("/autograder/submission"), metavar="DIR",
-                       help="the student's files (default: /autograder/submission)")
-    scope.add_argument("--results", type=Path, default=Path("/autograder/results/results.json"), metavar="FILE",
-                       help="where to write results.json (default: /autograder/results/results.json)")
+    scope.add_argument("-o", "--output", type=Path, metavar="ZIP", help="build: where to write the autograder zip")
+    scope.add_argument("--submission", type=Path, metavar="DIR",
+                       help="run: the student's files (default: /autograder/submission)")
+    scope.add_argument("--results", type=Path, metavar="FILE",
+                       help="run: where to write results.json (default: /autograder/results/results.json)")
     _add_limit_options(scope)
     scope.set_defaults(command=run_gradescope)
 
@@ -138,9 +161,17 @@ def _parser():
     listing = commands.add_parser("list", help="list the exercises")
     listing.set_defaults(command=run_list)
 
-    new = commands.add_parser("new", help="create an exercise folder holding a small working example to edit")
+    new = commands.add_parser("new", help="create an exercise folder holding a small working example to edit; "
+                                          "or, with --notebook, learners' starter notebooks")
     new.add_argument("id", help="the new exercise's id: lowercase letters, digits and _, starting with a letter "
-                                "(e.g. layer_norm); it names the folder")
+                                "(e.g. layer_norm); it names the folder. With --notebook: an exercise (id or "
+                                "folder) or an assignment file (.toml)")
+    new.add_argument("--notebook", action="store_true",
+                     help="write a starter notebook (the statement, then the starter code) for an existing "
+                          "exercise, or one per exercise of an assignment, instead of a new exercise")
+    new.add_argument("-o", "--output", type=Path, metavar="PATH",
+                     help="with --notebook: the notebook (default: ID.ipynb), or for an assignment the folder "
+                          "(default: the assignment file's name)")
     new.add_argument("--title", help="the title shown on the page (default: from the id)")
     new.add_argument("--track", default=DEFAULT_TRACK, help=f"track slug (default: {DEFAULT_TRACK})")
     new.add_argument("--step", type=_positive_int, help="position in the track (default: the next free step)")
@@ -176,6 +207,12 @@ def _add_assignment_options(parser):
                         help="a TOML file listing the exercises, with optional weights and file names")
     parser.add_argument("--file-pattern", default="{id}.py", metavar="PATTERN",
                         help="with --exercise, each exercise's file in a student's folder (default: {id}.py)")
+
+
+def _add_overrides_option(parser):
+    parser.add_argument("--overrides", type=Path, metavar="FILE",
+                        help="a CSV file of points changed by hand (student,exercise,test,points,reason), applied "
+                             "to the reports and shown there as overrides; the results keep the graded points")
 
 
 def _add_limit_options(parser):
@@ -267,7 +304,7 @@ def importable_as_in_the_browser():
     """The modules the page's Pyodide has, which are all a submission may import; None (any) when the
     Pyodide distribution cannot be read, with one warning line."""
     try:
-        return browser_modules()
+        return importable_modules()
     except BrowserModulesError as exc:
         print(f"warning: grading without the browser's import rule: {exc}; a submission importing a module "
               "that the page's Pyodide lacks (e.g. scipy) is not refused here as it is in the browser",
@@ -303,7 +340,7 @@ def run_check(args):
     sandbox = Sandbox(args.sandbox, hide=[exercise.path], warn=lambda text: print(text, file=sys.stderr))
     try:
         grader = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox, earlier=earlier)
-        exercise.check_points(grader.test_names)
+        exercise.check_test_names(grader.test_names)
         report = grader.grade(source)
     finally:
         sandbox.close()
@@ -333,26 +370,37 @@ def run_batch_command(args):
     out = args.out or Path(f"{named}-results.jsonl")
     if args.reports and out.suffix.lower() == ".csv":
         raise UsageError("--reports needs a JSON Lines results file (--out ending in .jsonl): a CSV keeps no messages")
+    if args.overrides and not args.reports:
+        raise UsageError("--overrides changes the reports: give --reports DIR too")
+    overrides = load_overrides(args.overrides) if args.overrides else []  # its mistakes are found before grading
 
-    hidden = [part.exercise.path for part in assignment.parts] + [folder, out] + ([args.reports] if args.reports else [])
+    roster = read_roster(args.roster) if args.roster else None
+    times = read_times(args.times) if args.times else None
+    hidden = [part.exercise.path for part in assignment.parts] + [folder, out] + [
+        path for path in (args.reports, args.roster, args.times, args.overrides) if path]  # learner code sees none
     executor = make_executor(args.executor, args.jobs, args.sandbox, hide=hidden,
                              warn=lambda text: print(text, file=sys.stderr))
     records, test_names, not_graded = run_batch(
         assignment, folder, out, lambda exercise: limits_from(args, exercise), executor, args.force,
-        Progress(show_exercise=by_student), entry_file=args.entry_file, by_student=by_student)
+        Progress(show_exercise=by_student), entry_file=args.entry_file, by_student=by_student, roster=roster,
+        times=times)
     summary = summarize(records, test_names, not_graded)
     print(summary)
     print(f"\nResults: {out}")
     if args.reports:
-        write_outputs(records, Plan.of(assignment), args.reports, summary)
-        print(f"Reports: {args.reports}/ (gradebook.csv, report.html, junit.xml, summary.txt, feedback/, gradescope/)")
+        check_overrides(overrides, records, args.overrides)
+        write_outputs(records, Plan.of(assignment, overrides), args.reports, summary)
+        print(f"Reports: {args.reports}/ (gradebook.csv, canvas_import.csv, moodle_import.csv, report.html, "
+              "junit.xml, summary.txt, feedback/, feedback_moodle.zip, gradescope/)")
     return EXIT_PASSED
 
 
 def run_report(args):
     records = read_records(args.results)
     assignment = assignment_from(args, required=False)
-    plan = Plan.of(assignment) if assignment else Plan.from_records(records, args.results.stem)
+    overrides = load_overrides(args.overrides) if args.overrides else []
+    check_overrides(overrides, records, args.overrides)
+    plan = Plan.of(assignment, overrides) if assignment else Plan.from_records(records, args.results.stem, overrides)
     unknown = sorted({r["exercise"] for r in records} - set(plan.weights))
     if unknown:
         raise UsageError(f"{args.results}: holds results of {', '.join(map(repr, unknown))}, "
@@ -368,11 +416,8 @@ def run_report(args):
 
 def run_similar(args):
     assignment, folder, by_student = class_targets(args)
-    if by_student:
-        learners, not_read = find_students(folder, assignment)
-    else:
-        submissions, not_read = find_submissions(folder, args.entry_file)
-        learners = [Learner(assignment.parts[0].exercise.id, submission) for submission in submissions]
+    layout, learners, not_read = find_learners(folder, assignment, args.entry_file, by_student)
+    print(f"Layout: {describe_layout(layout)}")
     results = {}
     for part in assignment.parts:
         documents, boilerplate = [], boilerplate_of(part.exercise.starter)
@@ -423,21 +468,51 @@ def similarity_of(path, records, plan):
 
 
 def run_gradescope(args):
-    """Grade one student's folder as a class of one, then write Gradescope's results.json from the record."""
+    options = (("-o/--output", args.output, "build"), ("--submission", args.submission, "run"),
+               ("--results", args.results, "run"))
+    wrong = [option for option, value, action in options if value and action != args.action]
+    if wrong:
+        raise UsageError(f"gradescope {args.action} does not take {', '.join(wrong)}")
+    return (build_gradescope if args.action == "build" else grade_for_gradescope)(args)
+
+
+def build_gradescope(args):
+    """Write the autograder zip: setup.sh, run_autograder, the grader, the exercises (grader/gradescope_package.py)."""
+    if args.output is None:
+        raise UsageError("gradescope build needs -o FILE.zip, where to write the autograder")
     assignment = assignment_from(args)
-    if not args.submission.is_dir():
-        raise UsageError(f"{args.submission}: not a folder (Gradescope puts the student's files in "
+    for part in assignment.parts:  # a broken exercise is found here, not on Gradescope
+        part.exercise.check_test_names(load_test_names(part.exercise.grading_spec()))
+    options = [f"--{name.replace('_', '-')}={value}" for name, value in
+               (("timeout", args.timeout), ("test_timeout", args.test_timeout), ("memory", args.memory),
+                ("sandbox", args.sandbox)) if value is not None]
+    try:
+        names = build_autograder(assignment, args.output, options, importable_as_in_the_browser())
+    except PackageError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"Wrote {args.output} ({len(names)} files): upload it as the autograder of a Gradescope "
+          "programming assignment (Ubuntu base image)")
+    return EXIT_PASSED
+
+
+def grade_for_gradescope(args):
+    """Grade one student's folder as a class of one, then write Gradescope's results.json from the record."""
+    submission = args.submission or Path("/autograder/submission")
+    results = args.results or Path("/autograder/results/results.json")
+    assignment = assignment_from(args)
+    if not submission.is_dir():
+        raise UsageError(f"{submission}: not a folder (Gradescope puts the student's files in "
                          "/autograder/submission)")
     with tempfile.TemporaryDirectory() as work:
         out = Path(work) / "results.jsonl"
-        hidden = [part.exercise.path for part in assignment.parts] + [work, args.submission]
+        hidden = [part.exercise.path for part in assignment.parts] + [work, submission]
         executor = make_executor("local", os.cpu_count() or 1, args.sandbox, hide=hidden,
                                  warn=lambda text: print(text, file=sys.stderr))
-        records, _, _ = run_batch(assignment, args.submission, out, lambda exercise: limits_from(args, exercise),
+        records, _, _ = run_batch(assignment, submission, out, lambda exercise: limits_from(args, exercise),
                                   executor, False, Progress(show_exercise=True), student="submission")
     student, = class_results(records, Plan.of(assignment))
-    write_atomically(args.results, gradescope.render(student, Plan.of(assignment)))
-    print(f"{student.total:g}/{student.max_total:g} points; results: {args.results}")
+    write_atomically(results, gradescope.render(student, Plan.of(assignment)))
+    print(f"{student.total:g}/{student.max_total:g} points; results: {results}")
     # A file that is there but refused (a link, a FIFO, not UTF-8, ...) is a problem to see: exit 2, after
     # results.json (0 points for it, with the reason) is written for the student.
     refused = [r for r in records if r.get("missing") and not r["missing"].endswith(": no such file")]
@@ -455,6 +530,10 @@ def run_list(args):
 
 
 def run_new(args):
+    if args.notebook:
+        return write_starter_notebooks(args)
+    if args.output:
+        raise UsageError("-o/--output is for --notebook")
     try:
         folder = create_exercise(args.id, args.root, title=args.title, track=args.track, step=args.step,
                                  entry=args.entry, uses=args.uses)
@@ -467,6 +546,30 @@ def run_new(args):
     target = args.id if args.root == EXERCISES_DIR else shown
     print(f"Replace the example with your exercise (AUTHORING.md explains each file), then run:\n"
           f"  python -m grader validate {target}")
+    return EXIT_PASSED
+
+
+def write_starter_notebooks(args):
+    """Write a starter notebook for an exercise, or one per exercise of an assignment, named like the file the
+    assignment expects (softmax.py: softmax.ipynb, which is graded in its place)."""
+    from grader.notebook import starter_notebook  # imported here: nbformat takes 0.2 s to load
+    defaults = {"title": None, "track": DEFAULT_TRACK, "step": None, "entry": None, "uses": ()}
+    given = [name for name, default in defaults.items() if getattr(args, name) != default]
+    if given:
+        raise UsageError(f"--notebook writes a notebook for an existing exercise: --{given[0]} is not for it")
+    if args.id.endswith(".toml"):
+        assignment = load_assignment(args.id)
+        folder = args.output or Path(Path(args.id).stem)
+        targets = [(part.exercise, folder / accepted_names(part.file_name)[-1]) for part in assignment.parts]
+        wrong = [path.name for _, path in targets if path.suffix != NOTEBOOK_SUFFIX]
+        if wrong:
+            raise UsageError(f"{args.id}: no notebook can stand for {wrong[0]} (only for a .py file)")
+    else:
+        exercise = load_exercise(args.id, args.root)
+        targets = [(exercise, args.output or Path(f"{exercise.id}.ipynb"))]
+    for exercise, path in targets:
+        write_atomically(path, starter_notebook(exercise, used_steps(exercise)))
+        print(f"Wrote {path}")
     return EXIT_PASSED
 
 

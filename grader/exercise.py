@@ -22,10 +22,13 @@ from pathlib import Path
 
 from grader.core.engine import GradingSpec
 from grader.submission import SubmissionError, read_bytes
+from grader.toml_lines import line_of, line_of_table_key
 
 EXERCISES_DIR = Path(__file__).resolve().parent.parent / "exercises"
 DIFFICULTIES = ("Easy", "Medium", "Hard")
 REVEAL_CHOICES = ("after-pass", "never")
+# When Gradescope shows a test to the student (its results.json `visibility`).
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 
 # key: (type, required, default)
@@ -43,6 +46,7 @@ METADATA = {
     "reveal_solution": (str, False, "after-pass"),
     "hints": (list, False, []),
     "points": (dict, False, {}),
+    "visibility": (dict, False, {}),
     "uses": (list, False, []),
     "part": (str, False, None),
 }
@@ -80,6 +84,7 @@ class Exercise:
     tests_source: str
     mutants: dict  # mutant file name -> source
     points: dict   # hidden test name -> what it is worth (1 when not named)
+    visibility: dict  # hidden test name -> when Gradescope shows it (VISIBILITIES; the assignment's when not named)
     uses: tuple    # ids of the earlier steps of the track whose entry functions the learner's code may call
     part: str | None  # the named part of its track it belongs to (the index groups steps by part)
 
@@ -90,17 +95,19 @@ class Exercise:
     def error_at(self, key, message):
         """An ExerciseError about `key` of exercise.toml, at its line."""
         path = self.path / "exercise.toml"
-        return ExerciseError(path, message, _line_of(_read_text(path), key))
+        return ExerciseError(path, message, line_of(_read_text(path), key))
 
-    def check_points(self, test_names):
-        """ExerciseError naming the line of the first name in [points] that is not a hidden test's."""
-        for name in self.points:
-            if name not in test_names:
-                path = self.path / "exercise.toml"
-                line = _line_of_points_key(_read_text(path), name)
-                raise ExerciseError(path, f"points: no hidden test is named {name!r} (the names are the first "
-                                          f"lines of the tests' docstrings: {', '.join(map(repr, test_names))})",
-                                    line)
+    def check_test_names(self, test_names):
+        """ExerciseError naming the line of the first name in [points] or [visibility] that is not a hidden
+        test's."""
+        for table in ("points", "visibility"):
+            for name in getattr(self, table):
+                if name not in test_names:
+                    path = self.path / "exercise.toml"
+                    line = line_of_table_key(_read_text(path), table, name)
+                    raise ExerciseError(path, f"{table}: no hidden test is named {name!r} (the names are the first "
+                                              f"lines of the tests' docstrings: {', '.join(map(repr, test_names))})",
+                                        line)
 
 
 def find_exercise(name, root=EXERCISES_DIR):
@@ -184,7 +191,7 @@ def _read_metadata(folder):
         raise ExerciseError(path, "arrays or tables nested too deeply to read", _deepest_bracket_line(text)) from None
 
     def error(key, message):
-        return ExerciseError(path, message, _line_of(text, key))
+        return ExerciseError(path, message, line_of(text, key))
 
     for key in raw:
         if key not in METADATA:
@@ -205,7 +212,11 @@ def _read_metadata(folder):
     for name, worth in metadata["points"].items():
         if isinstance(worth, bool) or not isinstance(worth, (int, float)) or not 0 < worth < math.inf:
             raise ExerciseError(path, f"points for {name!r} should be a positive number, not {worth!r}",
-                                _line_of_points_key(text, name))
+                                line_of_table_key(text, "points", name))
+    for name, when in metadata["visibility"].items():
+        if when not in VISIBILITIES:
+            raise ExerciseError(path, f"visibility of {name!r} should be one of {', '.join(VISIBILITIES)}, "
+                                      f"not {when!r}", line_of_table_key(text, "visibility", name))
     return metadata
 
 
@@ -286,25 +297,6 @@ def _largest_statement_line(source):
     except (tokenize.TokenError, SyntaxError):
         pass
     return max(counts, key=counts.get) if counts else None
-
-
-def _line_of(text, key):
-    match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.MULTILINE)
-    return text.count("\n", 0, match.start()) + 1 if match else None
-
-
-def _line_of_points_key(text, name):
-    """The line of `name`'s entry in the [points] table (quoted or bare), else of the table itself."""
-    for number, line in enumerate(text.splitlines(), 1):
-        key = line.split("=", 1)[0].strip()
-        if "=" in line and key.strip("\"'") == name:
-            return number
-    return _line_of_table(text, "points")
-
-
-def _line_of_table(text, table):
-    match = re.search(rf"^\s*\[\s*{re.escape(table)}\s*\]", text, re.MULTILINE)
-    return text.count("\n", 0, match.start()) + 1 if match else None
 
 
 def _display(path):

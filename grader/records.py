@@ -4,16 +4,32 @@ A batch writes one record per learner and exercise (grader/batch.py); the batch
 resuming, `grader report` and `grader gradescope` read them back.  A file may
 have been edited or damaged since, so each record read is checked in full:
 every field there and of its type, numbers finite and in range (0 <= score <=
-max_score, scores adding up, `passed` agreeing with the tests), texts valid
+max_score, scores adding up, `passed` agreeing with the tests; the student's
+id, name, email and login, the submission time with its offset), texts valid
 Unicode and of bounded size, no unknown field.  `record_problem` says which
 field is wrong, so a bad file is refused with one line naming it, before
 anything is made from it.
 
 A record from a CSV results file holds less (no messages, no output, no points
 per test): `complete=False` checks what it has.
+
+A JSON Lines record also carries `results_sha256`, a checksum of what it says
+was graded (everything but the checksum, the timings, and the student's identity and
+submission time, which an LMS export or a roster may fill in again): a record
+edited by hand (a score, a status, a message) no longer matches it and is
+refused, so a grade cannot change silently; overrides go in an overrides file
+(grader/overrides.py), shown as such.  It is a check against edits, not a
+signature: whoever recomputes it can forge a record.
+
+Fields of the student's identity and time (written by the batch where the
+class folder gives them), optional: `student` ({"id", "name", "email",
+"login"}, and from a roster "in_roster", "sis_id", "section"), `submitted_at` (ISO 8601 with its offset, or null) and
+`late_marker` (true when the LMS marked the submission late).
 """
 
 import datetime
+import hashlib
+import json
 import math
 import re
 
@@ -28,6 +44,25 @@ SHORT_LIMIT = 100                  # graded_at, grader_version
 MAX_TESTS = 10_000
 MAX_POINTS = 1e9                   # a record's max_score: far above any exercise, far from overflowing a total
 MAX_DURATION_MS = 1e9
+IDENTITY = ("student", "submitted_at", "late_marker")  # not in the checksum: a later batch may fill them in
+STUDENT_KEYS = {"id", "name", "email", "login"}
+STUDENT_OPTIONAL = {"in_roster", "sis_id", "section"}  # from a roster
+
+
+def results_checksum(record):
+    """The `results_sha256` of `record`: a SHA-256 of its canonical JSON, without the checksum, IDENTITY and the
+    timings (`graded_at`, each test's `duration_ms`), so that two gradings of the same files agree on it."""
+    graded = {key: value for key, value in record.items() if key not in ("results_sha256", "graded_at", *IDENTITY)}
+    if isinstance(graded.get("tests"), list):
+        graded["tests"] = [{key: value for key, value in test.items() if key != "duration_ms"}
+                           if isinstance(test, dict) else test for test in graded["tests"]]
+    text = json.dumps(graded, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def student_key(record):
+    """Who a record is about: the student's id where the class folder gives one, else the submission's name."""
+    return record["student"]["id"] if record.get("student") else record["submission"]
 
 
 class _Problem(Exception):
@@ -50,8 +85,10 @@ def _check_record(record, complete):
     if type(record) is not dict:
         raise _Problem("the record", "should be a JSON object")
     required = {"submission", "exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version",
-                "passed", "error", "score", "max_score", "tests"} | ({"stdout"} if complete else set())
-    optional = {"missing"}
+                "passed", "error", "score", "max_score", "tests"}
+    if complete:
+        required |= {"stdout", "results_sha256"}
+    optional = {"missing", *IDENTITY}
     for key in sorted(required - set(record)):
         raise _Problem(key, "missing")
     for key in sorted(set(record) - required - optional):
@@ -79,6 +116,7 @@ def _check_record(record, complete):
     if ("missing" in record) != (record["submission_sha256"] is None):
         raise _Problem("missing", "a record has either 'missing' (the file was not graded) or a "
                                   "'submission_sha256', and not both")
+    _check_who_and_when(record)
     max_score = _points(record, "max_score", MAX_POINTS)
     score = _points(record, "score", max_score)
     tests = record["tests"]
@@ -97,6 +135,39 @@ def _check_record(record, complete):
             raise _Problem("max_score", "is not the sum of the tests' max_score")
         if not math.isclose(score, sum(t["score"] for t in tests), rel_tol=1e-9, abs_tol=1e-9):
             raise _Problem("score", "is not the sum of the tests' score")
+    if complete and record["results_sha256"] != results_checksum(record):
+        raise _Problem("results_sha256", "does not match the record: it was edited after grading (to change "
+                                         "points, use an overrides file, --overrides; or grade again)")
+
+
+def _check_who_and_when(record):
+    """The hand-in's student, time and LMS late marker (grader/classfolder/), when the record has them."""
+    if "student" in record:
+        student = record["student"]
+        if type(student) is not dict:
+            raise _Problem("student", "should be a JSON object")
+        for key in sorted(STUDENT_KEYS - set(student)):
+            raise _Problem(f"student.{key}", "missing")
+        for key in sorted(set(student) - STUDENT_KEYS - STUDENT_OPTIONAL):
+            raise _Problem(f"student.{_shown(key)}", "not a field of a student")
+        for key in ("id", "name"):
+            _text(student, key, NAME_LIMIT, empty=False, where="student")
+        for key in ("email", "login", "sis_id", "section"):
+            if key in student:
+                _text(student, key, NAME_LIMIT, none=True, where="student")
+        if "in_roster" in student and type(student["in_roster"]) is not bool:
+            raise _Problem("student.in_roster", f"should be true or false, not {_shown(student['in_roster'])}")
+    if record.get("submitted_at") is not None:
+        _text(record, "submitted_at", SHORT_LIMIT, empty=False)
+        try:
+            aware = datetime.datetime.fromisoformat(record["submitted_at"]).tzinfo is not None
+        except ValueError:
+            aware = False
+        if not aware:
+            raise _Problem("submitted_at", f"should be a date and time with its offset, not "
+                                           f"{_shown(record['submitted_at'])}")
+    if "late_marker" in record and type(record["late_marker"]) is not bool:
+        raise _Problem("late_marker", f"should be true or false, not {_shown(record['late_marker'])}")
 
 
 def _check_test(test, where, complete):

@@ -17,6 +17,7 @@ import stat
 
 MAX_SUBMISSION_BYTES = 1_000_000
 NOT_FOLLOWING = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY
+NOTEBOOK_SUFFIX = ".ipynb"  # a Jupyter notebook, graded from its code cells
 LINK_REASON = "a symbolic link (links are never followed: hand in a regular file)"
 
 
@@ -137,6 +138,25 @@ def decode_source(data, path):
         raise SubmissionError(display(path), "not a UTF-8 text file") from None
 
 
+def accepted_names(file_name):
+    """The names a student's file for `file_name` may have: a notebook may stand for a .py file."""
+    stem, dot_py, _ = file_name.rpartition(".py")
+    return (file_name, stem + NOTEBOOK_SUFFIX) if dot_py and not _ else (file_name,)
+
+
+def decode_submission(data, path):
+    """The Python source of the submission `data` read from `path`: a .py file's text, a notebook's code
+    cells (grader/notebook.py); SubmissionError saying why there is none."""
+    text = decode_source(data, path)
+    if not os.fspath(path).endswith(NOTEBOOK_SUFFIX):
+        return text
+    from grader.notebook import NotebookError, code_of  # nbformat is loaded only for a notebook
+    try:
+        return code_of(text.removeprefix("\ufeff"))
+    except NotebookError as exc:
+        raise SubmissionError(display(path), str(exc)) from None
+
+
 def read_source(path, inside=None, limit=MAX_SUBMISSION_BYTES):
-    """The text of a submission (see read_submission) that is UTF-8."""
-    return decode_source(read_submission(path, inside, limit), path)
+    """The Python source of a submission (see read_submission and decode_submission)."""
+    return decode_submission(read_submission(path, inside, limit), path)

@@ -27,7 +27,6 @@ import inspect
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -39,10 +38,10 @@ from grader.track import reference_steps
 from markup.markdown import MarkdownError, prerender, render_markdown
 from grader.node import NodeError, node_command
 from grader.pyodide.dist import DistError, ensure_dist
+from grader.pyodide.run import PyodideError, run_in_pyodide
 
 BUDGET_FRACTION = 0.25  # of time_limit: leaves room for a slower browser and a slower learner solution
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-NODE_RUNNER = Path(__file__).resolve().parent / "pyodide" / "node_runner.mjs"
 NODE_STARTUP_SECONDS = 120
 OK, FAIL = "✓", "✗"
 FORMAT_CHECK = "format: files, metadata and Python syntax"
@@ -175,7 +174,7 @@ def _check_tests(exercise, result):
                                                  f"{seen[test.name]}: {test.name!r}", line))
         seen.setdefault(test.name, test.function.__name__)
     try:
-        exercise.check_points([test.name for test in tests])
+        exercise.check_test_names([test.name for test in tests])
     except ExerciseError as exc:
         problems.append(str(exc))
     result.check(f"{len(tests)} hidden tests load, each with a docstring, names unique, imports "
@@ -351,10 +350,6 @@ def _check_pyodide(exercise, runs, earlier, dist, result):
                  problems, details)
 
 
-class PyodideError(Exception):
-    """Node or Pyodide could not run the grading at all."""
-
-
 def pyodide_dist():
     """The verified Pyodide folder to pass as `validate_exercise(..., pyodide_dist=...)`."""
     try:
@@ -385,17 +380,7 @@ def _grade_in_pyodide(exercise, sources, dist, earlier=()):
         "json.dumps(reports)\n"
     )
     timeout = NODE_STARTUP_SECONDS + exercise.time_limit * len(sources)
-    try:
-        process = subprocess.run([node_command(), str(NODE_RUNNER), str(dist)],
-                                 input=json.dumps({"files": files, "code": code}),
-                                 capture_output=True, text=True, timeout=timeout)
-    except OSError as exc:
-        raise PyodideError(f"cannot start Node.js: {exc}") from None
-    except subprocess.TimeoutExpired:
-        raise PyodideError(f"Node did not finish within {timeout:g} s") from None
-    if process.returncode != 0 or not process.stdout.strip():
-        raise PyodideError(f"Node exited with code {process.returncode}: {process.stderr.strip()[-2000:]}")
-    reports = json.loads(process.stdout.splitlines()[-1])
+    reports = json.loads(run_in_pyodide(dist, files, code, timeout))
     return {label: _Run.of(report) for label, report in reports.items()}
 
 

@@ -18,10 +18,12 @@ from sitebuild.bundle import bundle
 from sitebuild.cache import DiskCache
 from sitebuild.capstone import load_capstone_page, write_capstone_data
 from sitebuild.data import grader_core_files, grading_data
+from sitebuild.python_bytecode import BYTECODE_FILE, write_python_bytecode
 from sitebuild.offline import editor_chunk_url, versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
 from grader.pyodide.dist import DistError, browser_files, cache_root, copy_dist, ensure_dist
 from grader.node import NodeError, ensure_node_modules
+from grader.pyodide.run import PyodideError
 from sitebuild.render import Renderer
 from sitebuild.validation import Validator
 
@@ -68,7 +70,7 @@ def build_site(options):
     """Build into options.out_dir, replacing it only on success; return a BuildReport."""
     started = time.perf_counter()
     caches = {kind: DiskCache((options.cache_dir or cache_root()) / kind, read=options.use_cache)
-              for kind in ("validation", "bundles")}
+              for kind in ("validation", "bundles", "bytecode")}
     validator = Validator(caches["validation"])
     try:
         exercises = _load_exercises(options.exercises_dir)
@@ -79,17 +81,21 @@ def build_site(options):
         tracks = _tracks(pages)
         capstone = _load_capstone(options.exercises_dir)
         pyodide_url = options.pyodide_url.rstrip("/") + "/" if options.pyodide_url else None
+        # The site's own Pyodide, or None when it comes from pyodide_url (then no bytecode is shipped: the
+        # site cannot know which Python compiles it).
+        dist = None if pyodide_url else ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
         with staged_output(options.out_dir) as out:
             _write_assets(out / "assets", options.project_root, options.live_reload, caches["bundles"])
-            asset_urls = versioned_asset_urls(out / "assets")
-            if options.pyodide_url is None:
-                dist = ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
+            if dist is not None:
+                write_python_bytecode(dist, grader_core_files(options.project_root), out / "assets",
+                                      caches["bytecode"])
                 copy_dist(dist, out / "pyodide")
+            asset_urls = versioned_asset_urls(out / "assets")
             pyodide_files = [] if options.pyodide_url else browser_files(out / "pyodide")
             renderer = Renderer(options.project_root / "site" / "templates",
                                 asset_urls={**asset_urls, "editor": editor_chunk_url(out / "assets")},
                                 pyodide_url=pyodide_url, live_reload=options.live_reload, pyodide_files=pyodide_files,
-                                python_files=_python_files(out, pyodide_files, asset_urls["grader-core.json"]))
+                                python_files=_python_files(out, pyodide_files, asset_urls))
             capstones = {capstone.capstone.track: capstone.capstone} if capstone else {}
             _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks],
                                                       capstones))
@@ -101,7 +107,7 @@ def build_site(options):
             # Isolation needs every cross-origin file to opt in (CORP/CORS); a CDN's Pyodide may not.
             write_service_worker(out, (options.project_root / "site" / "js" / "service-worker.js").read_text(),
                                  asset_urls, isolate=options.pyodide_url is None)
-    except (ExerciseError, DistError, MathUnavailable, NodeError, CorpusError) as exc:
+    except (ExerciseError, DistError, MathUnavailable, NodeError, CorpusError, PyodideError) as exc:
         raise BuildError(str(exc)) from None
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
     return BuildReport(len(pages), time.perf_counter() - started, validator.validated, validator.from_cache,
@@ -123,10 +129,12 @@ def _write_capstone(out, renderer, capstone, track):
     _write(out / "capstone" / "index.html", html)
 
 
-def _python_files(out, pyodide_files, grader_files_url):
+def _python_files(out, pyodide_files, asset_urls):
     """[[URL relative to the site root, bytes]]: what the grading worker downloads from this site (none of
-    Pyodide's files when it comes from elsewhere)."""
-    paths = [f"pyodide/{name}" for name in pyodide_files] + [grader_files_url]
+    Pyodide's files, nor their bytecode, when it comes from elsewhere)."""
+    paths = [f"pyodide/{name}" for name in pyodide_files] + [asset_urls["grader-core.json"]]
+    if BYTECODE_FILE in asset_urls:
+        paths.append(asset_urls[BYTECODE_FILE])
     return [[path, (out / path.split("?")[0]).stat().st_size] for path in paths]
 
 

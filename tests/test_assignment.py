@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import junitparser
@@ -106,10 +107,11 @@ def test_summary_is_printed_and_written_and_strays_are_listed(graded):
 def test_gradebook_has_numbers_percentages_and_safe_feedback(graded):
     _, records, reports = graded
     rows = list(csv.reader((reports / "gradebook.csv").open(newline="")))
-    assert rows[0] == ["student", "total", "max_total", "percentage", "softmax score", "sinusoidal_pe score",
-                       "feedback"]
-    table = {row[0].removeprefix("'"): row for row in rows[1:]}
+    assert rows[0] == ["student", "id", "email", "login", "total", "max_total", "percentage", "softmax score",
+                       "sinusoidal_pe score", "feedback"]
+    table = {row[0].removeprefix("'"): row[:1] + row[4:] for row in rows[1:]}  # id, email, login: see below
     assert sorted(table) == sorted(["alice", "bob", "carol", HOSTILE_NAME])
+    assert all(row[1] == row[0] and row[2:4] == ["", ""] for row in rows[1:])  # a plain folder's name is the id
     records = by_key(records)
     for name, row in table.items():
         softmax, pe = records[(name, "softmax")]["score"], records[(name, "sinusoidal_pe")]["score"]
@@ -126,8 +128,9 @@ def test_gradebook_has_numbers_percentages_and_safe_feedback(graded):
 
 def test_feedback_files_give_each_test_its_verdict_and_message(graded):
     _, records, reports = graded
-    files = sorted((reports / "feedback").iterdir())
+    files = sorted((reports / "feedback").glob("*.md"))
     assert len(files) == 4 and all(re.fullmatch(r"[A-Za-z0-9_.-]+-[0-9a-f]{8}\.md", f.name) for f in files)
+    assert sorted(f.with_suffix(".md") for f in (reports / "feedback").glob("*.html")) == files  # and a page each
     bob = next(f for f in files if f.name.startswith("bob-")).read_text()
     for record in (r for r in records if r["submission"] == "bob"):
         for test in record["tests"]:
@@ -233,7 +236,10 @@ def normalised(folder):
     """Every output, with what differs between two gradings of the same files (times, dates) blanked."""
     texts = {}
     for path in sorted(folder.rglob("*")):
-        if path.is_file():
+        if path.suffix == ".zip":  # the feedback zip: its pages
+            with zipfile.ZipFile(path) as archive:
+                texts |= {f"{path.name}/{name}": archive.read(name).decode() for name in archive.namelist()}
+        elif path.is_file():
             text = path.read_text()
             text = re.sub(r'(time|"execution_time"|value)(="|": )[0-9.T:+-]+', r"\1\2_", text)
             texts[str(path.relative_to(folder))] = text
@@ -247,6 +253,7 @@ def test_an_interrupted_run_resumes_to_the_same_outputs(graded, course, tmp_path
                str(course / "assignment.toml"), "--out", str(out), "--reports", str(tmp_path / "reports"),
                "--timeout", "5", "--jobs", "1"]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    assert process.stderr.readline().startswith("Layout: plain folder")
     first = process.stderr.readline()  # the first graded submission is on disk
     assert first.startswith("[1/"), first
     process.send_signal(signal.SIGINT)

@@ -18,6 +18,7 @@ import pytest
 from corpus_cases import load_cases, problems
 from grader.batch import Graded, ResultsFile
 from grader.exercise import EXERCISES_DIR
+from grader.records import results_checksum
 
 CASES = {case.path.name: case for case in load_cases("sinusoidal_pe")}
 MUTANTS = sorted((EXERCISES_DIR / "sinusoidal_pe" / "mutants").glob("*.py"))
@@ -242,7 +243,8 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path, make_args, expected):
 def test_a_results_file_that_is_not_ours_is_refused(tmp_path):
     out = tmp_path / "results.jsonl"
     out.write_text("hello\n")
-    process = batch("sinusoidal_pe", str(tmp_path), "--out", str(out))
+    folder = copy_cases(tmp_path / "class", {"a.py": "correct_vectorised.py"})
+    process = batch("sinusoidal_pe", str(folder), "--out", str(out))
     assert process.returncode == 2
     assert "results.jsonl:1: not a results record" in process.stderr
     assert out.read_text() == "hello\n"
@@ -378,11 +380,11 @@ def test_every_entry_is_graded_or_listed_with_its_reason(tmp_path):
     assert not_graded == [
         "  big.py: too large (more than 1,000,000 bytes); a submission is a Python file",
         "  bob: a folder with no main.py, and 2 .py files (one.py, two.py)",
-        "  data.ipynb: a Jupyter notebook; export it as a .py file",
-        "  erin: a folder with no main.py, and no .py file",
+        "  data.ipynb: not a Jupyter notebook of format 3 or 4 (its JSON has no \"nbformat\": 4)",
+        "  erin: a folder with no main.py, and no .py file or notebook",
         "  gone.py: a symbolic link (links are never followed: hand in a regular file)",
         "  latin1.py: not a UTF-8 text file",
-        "  notes.txt: not a Python file",
+        "  notes.txt: not a Python file or a Jupyter notebook",
         "  pipe.py: not a regular file (a FIFO)",
     ]
     assert ".hidden.py" not in process.stdout + process.stderr
@@ -407,11 +409,12 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path):
 
 def test_an_interrupted_rewrite_leaves_the_results_whole_and_no_temporary_file(tmp_path, monkeypatch):
     def record(passed):
-        return {"submission": "a.py", "exercise": "sinusoidal_pe", "submission_sha256": ("1" if passed else "0") * 64,
-                "tests_sha256": "2" * 64, "graded_at": "2025-01-01T00:00:00+00:00", "grader_version": "1",
-                "score": int(passed), "max_score": 1, "passed": passed, "error": None, "stdout": "",
-                "tests": [{"name": "t", "status": "passed" if passed else "failed", "message": "", "duration_ms": 1.0,
-                           "stdout": "", "score": int(passed), "max_score": 1}]}
+        record = {"submission": "a.py", "exercise": "sinusoidal_pe", "submission_sha256": ("1" if passed else "0") * 64,
+                  "tests_sha256": "2" * 64, "graded_at": "2025-01-01T00:00:00+00:00", "grader_version": "1",
+                  "score": int(passed), "max_score": 1, "passed": passed, "error": None, "stdout": "",
+                  "tests": [{"name": "t", "status": "passed" if passed else "failed", "message": "",
+                             "duration_ms": 1.0, "stdout": "", "score": int(passed), "max_score": 1}]}
+        return {**record, "results_sha256": results_checksum(record)}
 
     out = tmp_path / "results.jsonl"
     results = ResultsFile(out)

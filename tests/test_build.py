@@ -12,6 +12,7 @@ import sys
 import threading
 import urllib.error
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -247,9 +248,21 @@ def test_self_hosted_pyodide(tmp_path):
     # What the first-visit progress bar counts: every file the worker downloads, with its size.
     python_files = json.loads(html.unescape(re.search(r'data-python-files="([^"]*)"', index).group(1)))
     grader_files = re.search(r'data-grader-files-url="([^"]*)"', index).group(1)
+    bytecode = re.search(r'data-bytecode-url="([^"]*)"', index).group(1)
+    assert bytecode.startswith("assets/python-bytecode.zip?v=")
     assert sorted(python_files) == sorted([[f"pyodide/{name}", (out / "pyodide" / name).stat().st_size]
                                            for name in fetched] + [[grader_files, (out / "assets/grader-core.json")
-                                                                    .stat().st_size]])
+                                                                    .stat().st_size]]
+                                          + [[bytecode, (out / "assets/python-bytecode.zip").stat().st_size]])
+    # numpy's and the grader's bytecode, compiled in this Pyodide: checked hash-based .pyc (flags 3) at the paths
+    # Python looks for them in the worker.
+    with zipfile.ZipFile(out / "assets/python-bytecode.zip") as archive:
+        names = archive.namelist()
+        assert {int.from_bytes(archive.read(name)[4:8], "little") for name in names} == {3}
+    assert all(name.endswith(".cpython-312.pyc") for name in names)
+    assert "lib/python3.12/site-packages/numpy/_core/__pycache__/multiarray.cpython-312.pyc" in names
+    assert {f"home/pyodide/grader-core/grader/core/__pycache__/{path.stem}.cpython-312.pyc"
+            for path in (ROOT / "grader" / "core").glob("*.py")} <= set(names)
     precache = service_worker_build(out)
     assert precache["isolate"] is True
     assert sorted(precache["files"]) == sorted(
@@ -270,6 +283,7 @@ def service_worker_build(site):
 
 def test_asset_urls_carry_the_hash_of_their_file(site):
     pages = [site / "index.html", *(site / "exercises").glob("*/index.html")]
+    assert all('data-bytecode-url=""' in page.read_text() for page in pages), "no bytecode for a Pyodide from a URL"
     used = {url for page in pages for url in re.findall(r'(?:src|href|-url)="(?:\.\./\.\./)?(assets/[^"]+)"',
                                                          page.read_text())}
     chunks = {url for url in used if url.startswith("assets/chunks/")}

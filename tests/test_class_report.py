@@ -9,6 +9,7 @@ import pytest
 from grader.cli import main
 from grader.outputs import Plan, class_results, html_report
 from grader.outputs.diagnoses import diagnoses, normalised
+from grader.records import results_checksum
 
 LONG = ("looks like the normalisation ran over the whole array instead of each slice along `axis`: "
         + "the sums along axis -1 are not 1. " * 12 + "END OF DIAGNOSIS")
@@ -34,11 +35,12 @@ def record(student, exercise, outcomes, error=None, missing=None):
     if error or missing:
         for test in tests:
             test.update(status="error", message="Not run: your code could not be loaded.", score=0)
-    return {"submission": student, "exercise": exercise, "submission_sha256": None if missing else "a" * 64,
-            "tests_sha256": "b" * 64, "graded_at": "2026-11-26T10:00:00+00:00", "grader_version": "1",
-            "passed": not any(m for _, m in outcomes) and not (error or missing), "error": error or missing,
-            "stdout": "", "score": sum(t["score"] for t in tests), "max_score": len(tests), "tests": tests,
-            **({"missing": missing} if missing else {})}
+    graded = {"submission": student, "exercise": exercise, "submission_sha256": None if missing else "a" * 64,
+              "tests_sha256": "b" * 64, "graded_at": "2026-11-26T10:00:00+00:00", "grader_version": "1",
+              "passed": not any(m for _, m in outcomes) and not (error or missing), "error": error or missing,
+              "stdout": "", "score": sum(t["score"] for t in tests), "max_score": len(tests), "tests": tests,
+              **({"missing": missing} if missing else {})}
+    return {**graded, "results_sha256": results_checksum(graded)}
 
 
 TESTS = ("Shape", "Values")

@@ -32,11 +32,13 @@ TIMEOUT = ["--timeout", "2"]
 
 def comparable(path):
     """The records of a results file by submission, without what legitimately differs between runs:
-    timings, when each was graded, and whether a timeout came from the CPU limit or from the wall-clock
-    backstop (a loaded machine, e.g. the browser tests beside this one, can reach the backstop first)."""
+    timings, when each was graded, and whether a timeout came from the CPU limit or
+    from the wall-clock backstop (a loaded machine, e.g. the browser tests beside this one, can reach the backstop
+    first)."""
     records = {}
     for record in read_jsonl(path):
         del record["graded_at"]
+        del record["results_sha256"]  # a checksum of the record: it covers the timeout's message
         for test in record["tests"]:
             del test["duration_ms"]
             if test["status"] == "timeout":

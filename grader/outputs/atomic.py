@@ -6,12 +6,13 @@ import tempfile
 
 
 def write_atomically(path, text):
-    """Replace `path` by a file holding `text` (UTF-8); a reader sees the old file or the new, never a part."""
+    """Replace `path` by a file holding `text` (str: as UTF-8, or bytes); a reader sees the old file or the
+    new, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
+        with os.fdopen(fd, "wb") as file:
+            file.write(text.encode("utf-8") if isinstance(text, str) else text)
             file.flush()
             os.fsync(file.fileno())
         os.chmod(temporary, 0o644)

@@ -52,9 +52,9 @@ def diagnoses(exercise_id, students):
         if "missing" in record:
             continue
         if record["error"]:
-            add(f"Could not be loaded: {record['error']}", None, student.name)
+            add(f"Could not be loaded: {record['error']}", None, student.shown_name)
             continue
         for test in record["tests"]:
             if test["status"] != "passed":
-                add(test["message"] or test["status"], test["name"], student.name)
+                add(test["message"] or test["status"], test["name"], student.shown_name)
     return sorted(groups.values(), key=lambda group: (-len(group.students), group.text))

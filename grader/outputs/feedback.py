@@ -26,6 +26,8 @@ def render(student, plan):
             continue
         weighted = f" (weight {points(weight)})" if weight != 1 else ""
         lines += [f"Score: {points(record['score'])} / {points(record['max_score'])}{weighted}", ""]
+        notes = [adjustment["note"] for adjustment in record.get("adjustments", ())]
+        lines += [f"- **{escape(note[:1].upper() + note[1:])}**" for note in notes] + [""] * bool(notes)
         if record["error"]:
             lines += ["Your code could not be graded:", "", *code_block(record["error"]), ""]
         if "missing" in record:
@@ -33,7 +35,8 @@ def render(student, plan):
         for test in record["tests"]:
             mark = "✓" if test["status"] == "passed" else "✗"
             lines.append(f"- {mark} **{escape(test['name'])}**: {VERDICTS[test['status']]} "
-                         f"({points(test['score'])}/{points(test['max_score'])})")
+                         f"({points(test['score'])}/{points(test['max_score'])}"
+                         + (", points changed by your instructor" if test.get("overridden") else "") + ")")
             if test["status"] != "passed" and test["message"]:
                 lines += ["", *("  " + line for line in code_block(test["message"])), ""]
         if record.get("stdout"):
@@ -59,6 +62,7 @@ def one_line(student, plan):
             missed = [f"{t['name']}: {first_line(t['message'])}" for t in record["tests"] if t["status"] != "passed"]
             if missed:
                 text += " (" + "; ".join(missed[:3]) + (f"; and {len(missed) - 3} more" if len(missed) > 3 else "") + ")"
+        text += "".join(f" [{adjustment['note']}]" for adjustment in record.get("adjustments", ()))
         parts.append(text)
     return " | ".join(parts)
 

@@ -9,7 +9,6 @@ import json
 from grader.outputs.feedback import first_line, points
 from grader.text import printable
 
-VISIBILITY = "visible"
 OUTPUT_LIMIT = 8000  # characters of a test's output shown in Gradescope
 
 
@@ -24,12 +23,27 @@ def results(student, plan):
             tests.append({"name": printable(f"{exercise_id}: {test['name']}"), "score": round(weight * test["score"], 6),
                           "max_score": round(weight * test["max_score"], 6),
                           "status": "passed" if test["status"] == "passed" else "failed",
-                          "output": _output(test), "visibility": VISIBILITY})
-    lines = [f"{exercise_id}: {points(r['score'])}/{points(r['max_score'])}"
-             + (f" ({first_line(r['error'])})" if r["error"] else "")
-             for exercise_id, r in ((e, student.records.get(e)) for e in plan.weights) if r is not None]
+                          "output": _output(test),
+                          "visibility": plan.visibility(exercise_id, test["name"])})
+    lines = [_summary(exercise_id, record, plan) for exercise_id, record in
+             ((e, student.records.get(e)) for e in plan.weights) if record is not None]
     return {"score": student.total, "execution_time": round(seconds, 3),
             "output": printable("\n".join(lines)), "tests": tests}
+
+
+def _summary(exercise_id, record, plan):
+    """The exercise's line of the top-level output, which Gradescope always shows: its points, or while some
+    of its tests are not shown (visibility), only those of the tests shown, so that it reveals none of the others."""
+    shown = [t for t in record["tests"] if plan.visibility(exercise_id, t["name"]) == "visible"]
+    if len(shown) == len(record["tests"]):
+        line = f"{exercise_id}: {points(record['score'])}/{points(record['max_score'])}"
+    elif not shown:
+        line = f"{exercise_id}: its {len(record['tests'])} test(s) are not shown yet"
+    else:
+        line = (f"{exercise_id}: {points(sum(t['score'] for t in shown))}/{points(sum(t['max_score'] for t in shown))}"
+                f" in the {len(shown)} test(s) shown; {len(record['tests']) - len(shown)} more not shown yet")
+    return (line + (f" ({first_line(record['error'])})" if record["error"] else "")
+            + "".join(f" [{adjustment['note']}]" for adjustment in record.get("adjustments", ())))
 
 
 def render(student, plan):

@@ -61,8 +61,13 @@ def render(students, plan, similarity=None):
     for exercise_id, weight in plan.weights.items():
         parts += _exercise(exercise_id, weight, [s for s in students if exercise_id in s.records])
     parts += _students(students, plan)
+    if plan.adjusts:
+        parts += _adjustments(students, plan)
+    outsiders = [s.shown_name for s in students if s.identity.get("in_roster") is False]
+    if outsiders:
+        parts.append(f"<h2>Not in the roster</h2><p>Graded all the same: {_names(outsiders)}</p>")
     if similarity is not None:
-        parts += similarity_section(similarity)
+        parts += similarity_section(similarity, students)
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
@@ -105,7 +110,7 @@ def _exercise(exercise_id, weight, students):
     names = [t["name"] for t in records[0]["tests"]] if records else []
     rows = []
     for index, name in enumerate(names):
-        outcomes = [(s.name, s.records[exercise_id]["tests"][index]) for s in students]
+        outcomes = [(s.shown_name, s.records[exercise_id]["tests"][index]) for s in students]
         passed = sum(test["status"] == "passed" for _, test in outcomes)
         stuck = [student for student, test in outcomes if test["status"] != "passed"]
         rate = passed / len(outcomes)
@@ -126,11 +131,11 @@ def _students(students, plan):
     header = "".join(f"<th>{e(exercise_id)}" + (f" (×{points(weight)})" if weight != 1 else "") + "</th>"
                      for exercise_id, weight in plan.weights.items())
     rows = []
-    ranked = sorted(students, key=lambda student: (-student.total, student.name))
+    ranked = sorted(students, key=lambda student: (-student.total, student.shown_name))
     for rank, student in enumerate(ranked, 1):
         cells = "".join(f"<td>{_where(student.records.get(exercise_id), weight)}</td>"
                         for exercise_id, weight in plan.weights.items())
-        rows.append(f'<tr><td class="num">{rank}</td><td class="name">{e(student.name)}</td><td class="num">'
+        rows.append(f'<tr><td class="num">{rank}</td><td class="name">{e(student.shown_name)}</td><td class="num">'
                     f"{points(student.total)}/{points(student.max_total)}</td>"
                     f'<td class="num">{student.percentage:.1f}%</td>{cells}</tr>')
     return ["<h2>Students by score, highest first: where each is stuck</h2>",
@@ -158,9 +163,13 @@ def _diagnoses(exercise_id, students):
             "<th>In the tests</th><th>Who</th></tr>", *rows, "</table></div>"]
 
 
-def similarity_section(similarity):
+def similarity_section(similarity, students):
     """The pairs `python -m grader similar` flagged, per exercise (grades are not changed by them)."""
-    e = escape
+    shown = {student.name: student.shown_name for student in students}
+
+    def e(name):
+        return escape(shown.get(name, name))
+
     parts = ["<h2>Similar submissions</h2>",
              f'<p class="muted">Pairs of which either shares at least {100 * similarity["threshold"]:.0f}% of its '
              "code fingerprints with the other (names, comments and starter code ignored); similarity.html shows "
@@ -168,9 +177,9 @@ def similarity_section(similarity):
     for exercise_id, found in similarity["exercises"].items():
         rows = [f"<tr><td>{e(pair['first'])}</td><td>{e(pair['second'])}</td>"
                 f'<td class="num">{100 * pair["similarity"][0]:.0f}%</td>'
-                f'<td class="num">{100 * pair["similarity"][1]:.0f}%</td><td>{_lines(pair)}</td></tr>'
+                f'<td class="num">{100 * pair["similarity"][1]:.0f}%</td><td>{_lines(pair, e)}</td></tr>'
                 for pair in found["pairs"]]
-        parts.append(f'<h3>{e(exercise_id)}: {len(rows)} pair(s) of {found["compared"]} submissions</h3>')
+        parts.append(f'<h3>{escape(exercise_id)}: {len(rows)} pair(s) of {found["compared"]} submissions</h3>')
         if rows:
             parts += ['<div class="scroll"><table>', "<tr><th>Student</th><th>Student</th>"
                       '<th class="num">Of the first</th><th class="num">Of the second</th><th>Lines matched</th></tr>',
@@ -178,10 +187,25 @@ def similarity_section(similarity):
     return parts
 
 
-def _lines(pair):
+def _lines(pair, shown):
     sides = [", ".join(f"{first}–{last}" if last != first else f"{first}" for first, last in lines)
              for lines in pair["lines"]]
-    return "; ".join(f"{escape(name)}: {text}" for name, text in zip((pair["first"], pair["second"]), sides) if text)
+    return "; ".join(f"{shown(name)}: {text}" for name, text in zip((pair["first"], pair["second"]), sides) if text)
+
+
+def _adjustments(students, plan):
+    """Every change to the graded points, so that none is silent: overrides, then late penalties."""
+    e = escape
+    rows = [f"<tr><td>{e(student.name)}</td><td>{e(exercise_id)}</td><td>{e(adjustment['kind'])}</td>"
+            f"<td class=\"num\">{adjustment['change']:+g}</td><td>{e(adjustment['note'])}</td></tr>"
+            for kind in ("override", "late") for student in students for exercise_id in plan.weights
+            for adjustment in student.records.get(exercise_id, {}).get("adjustments", ()) if adjustment["kind"] == kind]
+    late = f"due {e(plan.late.due.isoformat())}; " if plan.late else ""
+    return ["<h2>Late work and overrides</h2>",
+            f'<p class="muted">{late}{len(rows)} change(s) to the graded points (before weights); the totals above '
+            "include them.</p>", '<div class="scroll"><table>',
+            '<tr><th>Student</th><th>Exercise</th><th>Change</th><th class="num">Points</th><th>Why</th></tr>', *rows,
+            "</table></div>"]
 
 
 def _where(record, weight):

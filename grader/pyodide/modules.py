@@ -18,6 +18,8 @@ import zipfile
 from pathlib import Path
 
 PYODIDE_FOLDER = Path(__file__).resolve().parents[2] / "node_modules" / "pyodide"
+# A grader packaged without the distribution (gradescope build) carries the list, one name a line.
+PACKAGED_LIST = Path(__file__).resolve().parent / "browser_modules.txt"
 SITE_PACKAGES = ("numpy",)  # the packages the page loads (site/js/worker.js)
 PAGE_MODULES = ("grader",)  # the page's own Python, the grader's core, which it puts on sys.path
 # Modules the interpreter creates itself while starting, so without a PyInit_ function.
@@ -28,6 +30,14 @@ MODULE_FILE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\.py|/__init__\.py)")
 
 class BrowserModulesError(Exception):
     """The Pyodide distribution cannot be read; the message names the file and says why."""
+
+
+def importable_modules():
+    """The top-level modules a submission may import: the packaged list where there is one, else
+    browser_modules()."""
+    if PACKAGED_LIST.is_file():
+        return frozenset(PACKAGED_LIST.read_text(encoding="utf-8").split())
+    return browser_modules()
 
 
 @functools.cache

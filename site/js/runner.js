@@ -33,7 +33,8 @@ const FLOODED = ["error", `Stopped: your code sent the page more than ${MAX_MESS
 
 export class Runner {
   /**
-   * urls: {worker, pyodide, graderFiles} (absolute); pyodideVersion: the version the site pins.
+   * urls: {worker, pyodide, graderFiles, bytecode (null: none)} (absolute); pyodideVersion: the version the
+   * site pins.
    * onStatus(text) receives what the learner needs to know of the runtime: "Loading Python…" (and what
    * the first worker does next) until Python first starts, then "Ready" (READY), or "Python failed to
    * load: …". A spare booting after a run is no news: a run started meanwhile simply waits for it.
@@ -50,10 +51,6 @@ export class Runner {
     // pyodide.asm.wasm as compiled by the first worker: later workers instantiate it instead of
     // compiling it again (and share the code V8 optimised meanwhile).
     this.wasmModule = null;
-    // The bytecode of numpy's and the grader's modules ({path: bytes}), as the first worker wrote it
-    // while it booted: later workers skip compiling them (see worker.js).
-    this.bytecode = null;
-    this.bytecodeAsked = false;
     // The memory of a Python that had just started ({bytes, version}), from an earlier visit or
     // made by this page's second worker (the first boots the ordinary way: making a snapshot costs
     // about a second more): workers restore it instead of starting Python again.
@@ -199,9 +196,7 @@ export class Runner {
     const bootWith = this.snapshot.then((snapshot) => {
       const makeSnapshot = snapshot === null && !isFirst && !this.snapshotAsked;
       this.snapshotAsked ||= makeSnapshot;
-      const makeBytecode = this.bytecode === null && !this.bytecodeAsked;
-      this.bytecodeAsked ||= makeBytecode;
-      return { wasmModule: this.wasmModule, snapshot, makeSnapshot, bytecode: this.bytecode, makeBytecode };
+      return { wasmModule: this.wasmModule, snapshot, makeSnapshot };
     });
     const worker = new PythonWorker(this.urls, bootWith, {
       status: () => {
@@ -209,7 +204,6 @@ export class Runner {
       },
       booted: (how) => { this.boots[index] = how; },
       wasmModule: (module) => { this.wasmModule ??= module; },
-      bytecode: (files) => { this.bytecode ??= files; },
       snapshot: (snapshot) => {
         this.snapshot = Promise.resolve(snapshot);
         this.keepSaved(this.snapshots.save(snapshot));
@@ -494,11 +488,9 @@ function text(value, limit = null) {
 }
 
 // A Pyodide worker: boots as soon as `bootWith` resolves, then does one run. bootWith:
-// {wasmModule, snapshot, makeSnapshot, bytecode, makeBytecode}: Pyodide's compiled WebAssembly module
-// (null: the worker compiles it and hands it to on.wasmModule), a snapshot to restore (null: none), and
-// whether to make one (handed to on.snapshot), the bytecode of numpy and the grader (null: none) and
-// whether to write it (handed to on.bytecode). on: {status, booted, wasmModule, snapshot,
-// snapshotRejected, bytecode}.
+// {wasmModule, snapshot, makeSnapshot}: Pyodide's compiled WebAssembly module (null: the worker compiles
+// it and hands it to on.wasmModule), a snapshot to restore (null: none), and whether to make one (handed
+// to on.snapshot). on: {status, booted, wasmModule, snapshot, snapshotRejected}.
 class PythonWorker {
   constructor(urls, bootWith, on) {
     this.status = LOADING;
@@ -555,8 +547,6 @@ class PythonWorker {
           failToLoad(data.error);
         } else if (data.type === "wasm-module") {
           if (data.module instanceof WebAssembly.Module) on.wasmModule(data.module);
-        } else if (data.type === "bytecode") {
-          if (isBytecode(data.files)) on.bytecode(data.files);
         } else if (data.type === "snapshot") {
           if (data.bytes instanceof Uint8Array && typeof data.version === "string") {
             on.snapshot({ bytes: data.bytes, version: data.version });
@@ -572,9 +562,9 @@ class PythonWorker {
     });
     // Awaited by a run; this only keeps an early failure from being reported as unhandled.
     this.ready.catch(() => {});
-    bootWith.then(({ wasmModule, snapshot, makeSnapshot, bytecode, makeBytecode }) => this.post({
-      type: "init", pyodideUrl: urls.pyodide, graderFilesUrl: urls.graderFiles,
-      interruptBuffer: this.interruptBuffer, wasmModule, snapshot, makeSnapshot, bytecode, makeBytecode,
+    bootWith.then(({ wasmModule, snapshot, makeSnapshot }) => this.post({
+      type: "init", pyodideUrl: urls.pyodide, graderFilesUrl: urls.graderFiles, bytecodeUrl: urls.bytecode,
+      interruptBuffer: this.interruptBuffer, wasmModule, snapshot, makeSnapshot,
     }));
   }
 
@@ -594,10 +584,4 @@ class PythonWorker {
     this.isBooting = false;
     this.isTerminated = true;
   }
-}
-
-// {path: Uint8Array}, as worker.js's collectBytecode gives it.
-function isBytecode(files) {
-  return typeof files === "object" && files !== null
-    && Object.values(files).every((bytes) => bytes instanceof Uint8Array);
 }

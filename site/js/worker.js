@@ -173,12 +173,16 @@ function serve({ data }) {
   }
 }
 
-async function init({ pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule, snapshot, makeSnapshot, bytecode,
-  makeBytecode }) {
+async function init({ pyodideUrl, graderFilesUrl, bytecodeUrl, interruptBuffer, wasmModule, snapshot,
+  makeSnapshot }) {
   status("Loading Python…");
+  // Compiling the WebAssembly module starts first: V8 compiles it on its own threads while this one
+  // evaluates pyodide.asm.js.
+  const compiled = wasmModule ? Promise.resolve(wasmModule) : compileWasm(pyodideUrl);
   importScripts(new URL("pyodide.js", pyodideUrl).href, new URL("pyodide.asm.js", pyodideUrl).href);
-  instantiateWasmHere(pyodideUrl, wasmModule);
+  instantiateWasmHere(pyodideUrl, compiled);
   const filesRequest = fetch(graderFilesUrl);
+  const bytecode = bytecodeUrl ? downloadBytecode(bytecodeUrl) : null;
   const { pyodide, boot } = await bootPython(pyodideUrl, snapshot, makeSnapshot);
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   const keepRawOutput = {
@@ -201,11 +205,10 @@ async function init({ pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule, s
     pyodide.FS.writeFile(file, source);
   }
   pyodide.runPython(`import sys; sys.path.insert(0, "${GRADER_DIR}")`);
-  if (bytecode) writeBytecode(pyodide, bytecode);
-  else if (makeBytecode) pyodide.runPython("import sys; sys.dont_write_bytecode = False");
+  const bytecodeZip = await bytecode;
+  if (bytecodeZip) pyodide.unpackArchive(bytecodeZip, "zip", { extractDir: "/" });
   const namespace = pyodide.globals.get("dict")();
   pyodide.runPython(GLUE, { globals: namespace });
-  if (!bytecode && makeBytecode) postToPage({ type: "bytecode", files: collectBytecode(pyodide) });
   runGrade = namespace.get("run");
   runTry = namespace.get("try_calls");
   startSession = namespace.get("session_start");
@@ -214,37 +217,18 @@ async function init({ pyodideUrl, graderFilesUrl, interruptBuffer, wasmModule, s
   return boot;
 }
 
-// Python compiles numpy's modules (its wheel has no bytecode) and the grader's on every boot: about a
-// third of a restored boot. The first worker of a page writes their bytecode as it imports them, before
-// any learner code runs, and hands it to the page; later workers write it in place before importing.
-// It is checked by nothing (unchecked hash-based .pyc): the files it was made from are the same, and
-// the unpacked sources' modification times differ from worker to worker.
-const BYTECODE_ROOTS = ["/lib/python3.12/site-packages/numpy", GRADER_DIR];
-
-// {path: .pyc bytes} of every module imported so far under BYTECODE_ROOTS, as unchecked hash-based .pyc.
-function collectBytecode(pyodide) {
-  const paths = pyodide.runPython(`
-import os
-paths = []
-for root in ${JSON.stringify(BYTECODE_ROOTS)}:
-    for folder, _, names in os.walk(root):
-        if os.path.basename(folder) == "__pycache__":
-            for name in names:
-                path = os.path.join(folder, name)
-                with open(path, "r+b") as pyc:  # flags 1: hash-based, not checked; then an unused hash
-                    pyc.seek(4)
-                    pyc.write((1).to_bytes(4, "little") + bytes(8))
-                paths.append(path)
-paths
-`).toJs();
-  return Object.fromEntries(paths.map((path) => [path, pyodide.FS.readFile(path)]));
-}
-
-function writeBytecode(pyodide, files) {
-  for (const [path, bytes] of Object.entries(files)) {
-    if (!BYTECODE_ROOTS.some((root) => path.startsWith(`${root}/`)) || !path.endsWith(".pyc")) continue;
-    pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-    pyodide.FS.writeFile(path, bytes);
+// The bytecode of numpy's and the grader's modules, compiled by the build (sitebuild/python_bytecode.py):
+// without it Python compiles them on every boot, about a third of a restored one. The .pyc files are
+// checked against their sources' hashes, so one that does not match is compiled again, never run; a
+// failed download costs that time only. Resolves to the zip's bytes, or null.
+async function downloadBytecode(url) {
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return await response.arrayBuffer();
+  } catch (err) {
+    console.warn(`No bytecode from ${url}:`, err);
+    return null;
   }
 }
 
@@ -323,30 +307,32 @@ function withholdPersistence() {
 // Pyodide 0.27's loadPyodide() compiles pyodide.asm.wasm in every worker and has no option to
 // pass a compiled module; when instantiating fails (e.g. a snapshot whose memory is too small) it
 // logs a warning and never settles. Its Emscripten settings take an instantiateWasm hook, so the
-// factory pyodide.asm.js defines is wrapped, and this worker instantiates the module itself: the
-// one an earlier worker of the page compiled (`wasmModule`), which skips the compilation, or one it
-// compiles and sends to the page for the next workers. A failure rejects the boot in progress
+// factory pyodide.asm.js defines is wrapped, and this worker instantiates the module itself (`compiled`):
+// the one an earlier worker of the page compiled, which skips the compilation, or one it compiles (again,
+// if that failed) and sends to the page for the next workers. A failure rejects the boot in progress
 // (see loadPython). Checked against this version (see runner.js).
 let failBoot = () => {};
 
-function instantiateWasmHere(pyodideUrl, wasmModule) {
+function instantiateWasmHere(pyodideUrl, compiled) {
   const createModule = self._createPyodideModule;
   if (typeof createModule !== "function") return; // another Pyodide: boot as it does by default
   self._createPyodideModule = (settings) => {
     if (typeof settings.instantiateWasm !== "function") return createModule(settings);
     settings.instantiateWasm = (imports, receive) => {
-      const compile = () => WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", pyodideUrl)))
-        .then((module) => {
-          postToPage({ type: "wasm-module", module });
-          wasmModule = module;
-          return WebAssembly.instantiate(module, imports);
-        });
-      const instance = wasmModule ? WebAssembly.instantiate(wasmModule, imports).catch(compile) : compile();
-      instance.then((created) => receive(created, wasmModule), (err) => failBoot(err));
+      const instantiate = (module) => WebAssembly.instantiate(module, imports)
+        .then((created) => receive(created, module));
+      compiled.then(instantiate, () => compileWasm(pyodideUrl).then(instantiate)).catch((err) => failBoot(err));
       return {};
     };
     return createModule(settings);
   };
+}
+
+// Pyodide's WebAssembly module, compiled here and handed to the page for its next workers.
+function compileWasm(pyodideUrl) {
+  const compiled = WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", pyodideUrl)));
+  compiled.then((module) => postToPage({ type: "wasm-module", module }), () => {});
+  return compiled;
 }
 
 // loadPyodide(options), rejected also when instantiating the WebAssembly module fails.

@@ -94,29 +94,33 @@ def sinusoidal_pe(T, C):
     assert saved_snapshot_size(page) == size
 
 
-# What a run finds of the bytecode of one of numpy's modules: whether the file is there, and its flags (1: an
-# unchecked hash-based .pyc, as the page's first worker writes them for the next ones).
-NUMPY_PYC = "/lib/python3.12/site-packages/numpy/_core/__pycache__/multiarray.cpython-312.pyc"
-PRINTS_PYC_FLAGS = f"""import os
-path = {NUMPY_PYC!r}
-print(int.from_bytes(open(path, "rb").read()[4:8], "little") if os.path.exists(path) else None)
+# What a run finds of the bytecode of numpy's and the grader's modules that are loaded: how many have a .pyc,
+# and those that do not, or whose .pyc is not a checked hash-based one (flags 3) holding their source's hash
+# (Python ran the .pyc, not a compilation of its own, only when that hash matches).
+CHECKS_BYTECODE = """import importlib.util, sys
+files = [getattr(module, "__file__", None) or "" for module in list(sys.modules.values())]
+loaded = [name for name in files if name.endswith(".py") and ("/numpy/" in name or "/grader-core/" in name)]
+wrong = []
+for source in loaded:
+    try:
+        pyc = open(importlib.util.cache_from_source(source), "rb").read()
+    except OSError:
+        wrong.append(source)
+        continue
+    if int.from_bytes(pyc[4:8], "little") != 3 or pyc[8:16] != importlib.util.source_hash(open(source, "rb").read()):
+        wrong.append(source)
+print(len(loaded), wrong)
 """ + SOLUTION
-FORGES_BYTECODE = """import js
-from pyodide.ffi import to_js
-
-bytes_ = to_js(b"not bytecode")
-files = js.Object.fromEntries(to_js([[{path!r}, bytes_]]))
-js.postMessage(to_js({{"type": "bytecode", "files": files}}, dict_converter=js.Object.fromEntries))
-""".format(path=NUMPY_PYC) + SOLUTION
+CORRUPTS_BYTECODE = """import importlib.util, numpy
+open(importlib.util.cache_from_source(numpy.__file__), "wb").write(b"not bytecode")
+""" + SOLUTION
 
 
-def test_later_workers_start_from_the_bytecode_of_the_first_and_no_run_can_replace_it(open_exercise):
+def test_every_worker_runs_numpy_and_the_grader_from_the_sites_bytecode(open_exercise):
     page = open_exercise()
-    first = grade_in_page(page, PRINTS_PYC_FLAGS)  # on the first worker, which wrote its own bytecode
-    assert first["passed"] and first["stdout"] == "1\n", first["stdout"]
-    sizes = page.evaluate("Object.keys(window.runner.bytecode).length")
-    assert sizes > 50, "numpy's and the grader's modules"
-    assert grade_in_page(page, FORGES_BYTECODE)["passed"]
-    later = grade_in_page(page, PRINTS_PYC_FLAGS)
-    assert later["passed"] and later["stdout"] == "1\n", later["stdout"]
-    assert page.evaluate(f"window.runner.bytecode[{NUMPY_PYC!r}].length") > 1000, "the first worker's, kept"
+    first = grade_in_page(page, CHECKS_BYTECODE)  # the page's first worker
+    assert first["passed"], first
+    count, wrong = first["stdout"].split(" ", 1)
+    assert int(count) > 50 and wrong == "[]\n", first["stdout"]
+    assert grade_in_page(page, CORRUPTS_BYTECODE)["passed"]  # in its own worker's files only
+    assert grade_in_page(page, CHECKS_BYTECODE)["stdout"] == first["stdout"]

@@ -1,0 +1,31 @@
+"""Run Python in the site's Pyodide under Node (node_runner.mjs), from a folder made by grader.pyodide.dist."""
+
+import json
+import subprocess
+from pathlib import Path
+
+from grader.node import NodeError, node_command
+
+NODE_RUNNER = Path(__file__).resolve().parent / "node_runner.mjs"
+
+
+class PyodideError(Exception):
+    """Node or Pyodide could not run the code at all."""
+
+
+def run_in_pyodide(dist, files, code, timeout):
+    """The str that `code` ends with, run with `files` ({path under /home/pyodide/: source}) written first."""
+    try:
+        command = [node_command(), str(NODE_RUNNER), str(dist)]
+    except NodeError as exc:
+        raise PyodideError(f"running Pyodide needs Node.js: {exc}") from None
+    try:
+        process = subprocess.run(command, input=json.dumps({"files": files, "code": code}),
+                                 capture_output=True, text=True, timeout=timeout)
+    except OSError as exc:
+        raise PyodideError(f"cannot start Node.js: {exc}") from None
+    except subprocess.TimeoutExpired:
+        raise PyodideError(f"Node did not finish within {timeout:g} s") from None
+    if process.returncode != 0 or not process.stdout.strip():
+        raise PyodideError(f"Node exited with code {process.returncode}: {process.stderr.strip()[-2000:]}")
+    return process.stdout.splitlines()[-1]

@@ -1,0 +1,209 @@
+"""`gradescope build` writes Gradescope's autograder zip; unpacked into a Gradescope-like tree, its run_autograder
+grades a submission (found in a nested upload folder) into a results.json that follows Gradescope's schema, with
+each test's visibility from the exercise and the assignment."""
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from grader.exercise import EXERCISES_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+SOFTMAX = EXERCISES_DIR / "softmax"
+PE = EXERCISES_DIR / "sinusoidal_pe"
+SHAPE_TEST = "Output has the same shape as x"
+VISIBILITIES = ["visible", "hidden", "after_due_date", "after_published"]
+FORMATS = ["text", "html", "simple_format", "md", "ansi"]
+# Gradescope's results.json, as its "Autograder Specifications" page documents it.
+RESULTS_SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["score", "tests"],
+    "properties": {
+        "score": {"type": "number"}, "execution_time": {"type": "number"}, "output": {"type": "string"},
+        "output_format": {"enum": FORMATS}, "test_output_format": {"enum": FORMATS},
+        "test_name_format": {"enum": FORMATS}, "visibility": {"enum": VISIBILITIES},
+        "stdout_visibility": {"enum": VISIBILITIES}, "extra_data": {"type": "object"},
+        "leaderboard": {"type": "array"},
+        "tests": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False, "required": ["name", "score", "max_score", "status"],
+            "properties": {
+                "score": {"type": "number"}, "max_score": {"type": "number"}, "status": {"enum": ["passed", "failed"]},
+                "name": {"type": "string"}, "name_format": {"enum": FORMATS}, "number": {"type": "string"},
+                "output": {"type": "string"}, "output_format": {"enum": FORMATS},
+                "tags": {"type": "array", "items": {"type": "string"}}, "visibility": {"enum": VISIBILITIES},
+                "extra_data": {"type": "object"}}}},
+    },
+}
+
+
+def grader(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True,
+                          timeout=300, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory):
+    """The zip of an assignment: softmax (weight 2, one test 'hidden' in its exercise.toml) and sinusoidal_pe
+    (every test 'after_published' in the assignment); the assignment's default is 'after_due_date'."""
+    root = tmp_path_factory.mktemp("course")
+    softmax = shutil.copytree(SOFTMAX, root / "softmax")
+    with (softmax / "exercise.toml").open("a") as toml:
+        toml.write(f'\n[visibility]\n"{SHAPE_TEST}" = "hidden"\n')
+    (root / "week3.toml").write_text(
+        'title = "Week 3"\nvisibility = "after_due_date"\n\n[[exercise]]\nid = "softmax"\nweight = 2\n\n'
+        '[[exercise]]\nid = "sinusoidal_pe"\nfile = "pe.py"\nvisibility = "after_published"\n')
+    built = grader("gradescope", "build", "--assignment", root / "week3.toml", "-o", root / "autograder.zip",
+                   "--timeout", "5")
+    assert built.returncode == 0, built.stderr
+    return root / "autograder.zip"
+
+
+def run_autograder(package, tmp_path, files):
+    """Unpack `package` as Gradescope does (source/, run_autograder copied to the root), put `files` in
+    submission/ and run it; setup.sh's apt-get and pip steps are not run: the packages are installed here."""
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(package) as archive:
+        archive.extractall(root / "source")
+    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+    (root / "run_autograder").chmod(0o755)
+    (root / "results").mkdir()
+    for name, source in files.items():
+        (root / "submission" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, root / "submission" / name)
+    process = subprocess.run([root / "run_autograder"], capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                             env={**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable,
+                                  "PYTHONPATH": ""})
+    results = root / "results" / "results.json"
+    return process, json.loads(results.read_text()) if results.exists() else None
+
+
+@pytest.fixture(scope="module")
+def graded(package, tmp_path_factory):
+    """A student who uploaded a folder: softmax.py two folders down, a wrong pe.py at the top."""
+    return run_autograder(package, tmp_path_factory.mktemp("gradescope"),
+                          {"hw3/sub/softmax.py": SOFTMAX / "solution.py",
+                           "pe.py": PE / "mutants" / "angles_in_degrees.py"})
+
+
+def test_the_zip_holds_what_gradescope_runs(package):
+    with zipfile.ZipFile(package) as archive:
+        names = set(archive.namelist())
+        modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+        setup = archive.read("setup.sh").decode()
+        requirements = archive.read("requirements.txt").decode().split()
+        assignment = tomllib.loads(archive.read("assignment.toml").decode())
+        importable = archive.read("grader/pyodide/browser_modules.txt").decode().split()
+    assert {"setup.sh", "run_autograder", "grader/__main__.py", "grader/core/engine.py"} <= names
+    for exercise in ("softmax", "sinusoidal_pe"):
+        assert {f"exercises/{exercise}/{name}" for name in ("exercise.toml", "tests.py", "solution.py")} <= names
+    assert not any("mutants" in name or "__pycache__" in name for name in names)
+    assert all(modes[name] & stat.S_IXUSR for name in ("setup.sh", "run_autograder"))
+    assert "apt-get install -y --no-install-recommends bubblewrap" in setup
+    assert "pip install --no-cache-dir -r requirements.txt" in setup
+    assert subprocess.run(["bash", "-n", "-c", setup]).returncode == 0
+    pinned = (ROOT / "requirements.txt").read_text()
+    assert requirements and all("==" in line and line in pinned for line in requirements)
+    assert [part["id"] for part in assignment["exercise"]] == ["softmax", "sinusoidal_pe"]
+    assert assignment["exercise"][1] == {"id": "sinusoidal_pe", "weight": 1, "file": "pe.py",
+                                         "visibility": "after_published"}
+    assert "numpy" in importable and "math" in importable and "scipy" not in importable
+
+
+def test_the_same_assignment_gives_the_same_zip(package, tmp_path):
+    again = grader("gradescope", "build", "--assignment", package.parent / "week3.toml", "-o", tmp_path / "a.zip",
+                   "--timeout", "5")
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "a.zip").read_bytes() == package.read_bytes()
+
+
+def test_run_autograder_grades_a_nested_upload_into_results_json(graded):
+    process, results = graded
+    assert process.returncode == 0, process.stderr
+    jsonschema.validate(results, RESULTS_SCHEMA)
+    softmax = [t for t in results["tests"] if t["name"].startswith("softmax: ")]
+    pe = [t for t in results["tests"] if t["name"].startswith("sinusoidal_pe: ")]
+    assert len(softmax) == 7 and len(pe) == 6
+    assert all(t["status"] == "passed" and t["score"] == t["max_score"] == 2 for t in softmax)  # weight 2
+    assert {t["status"] for t in pe} == {"passed", "failed"}
+    assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
+    visibility = {t["name"]: t["visibility"] for t in results["tests"]}
+    assert visibility.pop(f"softmax: {SHAPE_TEST}") == "hidden"  # its exercise.toml
+    assert {v for n, v in visibility.items() if n.startswith("softmax")} == {"after_due_date"}  # the assignment's
+    assert {t["visibility"] for t in pe} == {"after_published"}  # its [[exercise]]
+    # The top-level output, always shown, gives away nothing of the tests not shown yet.
+    assert results["output"] == ("softmax: its 7 test(s) are not shown yet\n"
+                                 "sinusoidal_pe: its 6 test(s) are not shown yet")
+
+
+def test_two_files_of_the_same_name_in_an_upload_are_not_guessed(package, tmp_path):
+    process, results = run_autograder(package, tmp_path, {"a/softmax.py": SOFTMAX / "solution.py",
+                                                          "b/softmax.py": SOFTMAX / "solution.py",
+                                                          "pe.py": PE / "solution.py"})
+    assert process.returncode == 2
+    message = "softmax.py: found in 2 places (a/softmax.py, b/softmax.py); upload only one"
+    assert f"error: {message}" in process.stderr
+    jsonschema.validate(results, RESULTS_SCHEMA)
+    assert f"softmax: its 7 test(s) are not shown yet ({message})" in results["output"]
+    assert results["score"] == 6  # sinusoidal_pe's points only
+
+
+@pytest.mark.parametrize("where, text, expected", [
+    ("assignment", 'visibility = "later"\n[[exercise]]\nid = "softmax"\n',
+     "week.toml:1: visibility should be one of visible, hidden, after_due_date, after_published, not 'later'"),
+    ("assignment", '[[exercise]]\nid = "softmax"\nvisibility = 1\n',
+     "week.toml:1: visibility of 'softmax' should be one of visible, hidden, after_due_date, after_published, not 1"),
+    ("exercise", '[visibility]\n"Output has the same shape as x" = "never"\n',
+     "exercise.toml:LINE: visibility of 'Output has the same shape as x' should be one of visible, hidden, "
+     "after_due_date, after_published, not 'never'"),
+    ("exercise", '[visibility]\n"No such test" = "hidden"\n',
+     "exercise.toml:LINE: visibility: no hidden test is named 'No such test'"),
+])
+def test_a_bad_visibility_is_one_line_naming_the_line(tmp_path, where, text, expected):
+    softmax = shutil.copytree(SOFTMAX, tmp_path / "softmax")
+    assignment = tmp_path / "week.toml"
+    assignment.write_text(text if where == "assignment" else '[[exercise]]\nid = "softmax"\n')
+    if where == "exercise":
+        toml = (softmax / "exercise.toml").read_text() + "\n" + text
+        (softmax / "exercise.toml").write_text(toml)
+        expected = expected.replace("LINE", str(len(toml.splitlines())))
+    process = grader("gradescope", "build", "--assignment", assignment, "-o", tmp_path / "a.zip")
+    assert process.returncode == 2
+    assert expected in process.stderr and len(process.stderr.strip().splitlines()) == 1, process.stderr
+    assert not (tmp_path / "a.zip").exists()
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["build", "--exercise", "softmax"], "gradescope build needs -o FILE.zip"),
+    (["build", "--exercise", "softmax", "-o", "a.zip", "--results", "r.json"], "gradescope build does not take "
+                                                                                "--results"),
+    (["--exercise", "softmax", "-o", "a.zip"], "gradescope run does not take -o/--output"),
+])
+def test_the_options_of_the_other_action_are_refused(tmp_path, args, expected):
+    process = grader("gradescope", *args, cwd=tmp_path)
+    assert process.returncode == 2 and f"error: {expected}" in process.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_pyproject_states_the_python_the_grader_needs():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["requires-python"] == ">=3.11"
+
+
+def test_the_top_level_output_counts_only_the_tests_shown():
+    from grader.outputs import Plan, class_results, gradescope
+    tests = [{"name": name, "status": status, "message": "", "duration_ms": 1.0, "stdout": "", "score": score,
+              "max_score": 1} for name, status, score in (("a", "passed", 1), ("b", "failed", 0), ("c", "passed", 1))]
+    record = {"submission": "ada", "exercise": "softmax", "error": None, "score": 2, "max_score": 3, "tests": tests}
+    plan = Plan("Week 3", {"softmax": 2}, lambda exercise, test: "hidden" if test == "c" else "visible")
+    student, = class_results([record], plan)
+    results = gradescope.results(student, plan)
+    assert results["output"] == "softmax: 1/2 in the 2 test(s) shown; 1 more not shown yet"
+    assert results["score"] == 4 and [t["visibility"] for t in results["tests"]] == ["visible", "visible", "hidden"]
