@@ -164,6 +164,17 @@ def test_flat_files_of_one_exercise_are_compared(tmp_path, capsys):
     assert "\r" not in (tmp_path / "out" / "similarity.html").read_text()
 
 
+def test_an_lms_export_is_read_as_batch_reads_it(tmp_path, capsys):
+    """A Canvas download (flat files name_userid_submissionid_file): the students are named as in the results."""
+    (tmp_path / "lovelaceada_10000_555_softmax.py").write_text(ORIGINAL)
+    (tmp_path / "hoppergrace_LATE_10001_556_softmax.py").write_text(DISGUISED, newline="")
+    (tmp_path / "turingalan_10002_557_softmax.py").write_text(OWN_WAY)
+    assert main(["similar", "softmax", str(tmp_path), "--reports", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "Layout: Canvas export" in out and "3 submission(s) compared, 1 pair(s)" in out
+    assert "100%  hoppergrace_10001 and lovelaceada_10000" in out
+
+
 @pytest.mark.parametrize("args, expected", [
     (["softmax", "EMPTY"], "EMPTY: nothing to compare: 1 softmax file(s)"),
     (["no_such_step", "EMPTY"], "no_such_step: no such exercise"),
