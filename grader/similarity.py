@@ -13,6 +13,7 @@ a pair is flagged when either share reaches the threshold.  Nothing here reads o
 
 import builtins
 import dataclasses
+import functools
 import hashlib
 import io
 import itertools
@@ -36,6 +37,7 @@ class Document:
     name: str
     source: str
     spans: list           # each token's (start, end) character offsets in `source`
+    token_lines: list     # each token's (first line, last line), 1-based
     fingerprints: set     # the winnowed hashes, which similarity counts
     runs: dict            # every hash -> [index of the first token of each K_GRAM run with it], to mark regions
 
@@ -45,30 +47,43 @@ class Pair:
     first: Document
     second: Document
     similarity: tuple     # (share of first's fingerprints in second, share of second's in first)
-    regions: tuple        # ([(start, end)] matched characters of first.source, the same of second.source)
-    lines: tuple          # ([(first line, last line)] of each matched run of first.source, the same of second's)
 
     @property
     def highest(self):
         return max(self.similarity)
 
+    @functools.cached_property
+    def _matched_tokens(self):
+        runs = self.first.runs.keys() & self.second.runs.keys()  # every shared run, not only the winnowed ones
+        return _covered(self.first, runs), _covered(self.second, runs)
+
+    @property
+    def regions(self):
+        """([(start, end)] matched characters of first.source, the same of second.source)"""
+        return _regions(self.first, self._matched_tokens[0]), _regions(self.second, self._matched_tokens[1])
+
+    @property
+    def lines(self):
+        """([(first line, last line)] of each matched run of first.source, the same of second.source)"""
+        return _lines(self.first, self._matched_tokens[0]), _lines(self.second, self._matched_tokens[1])
+
 
 def document(name, source, boilerplate=frozenset()):
     """The Document of `source`; fingerprints in `boilerplate` (see `boilerplate_of`) are left out."""
-    kinds, spans = _tokens(source)
+    kinds, spans, token_lines = _tokens(source)
     hashes = _hashes(kinds)
-    fingerprints = {value for _, value in _winnow(hashes)} - boilerplate
+    fingerprints = _winnow(hashes) - boilerplate
     runs = {}
     for index, value in enumerate(hashes):
         if value not in boilerplate:
             runs.setdefault(value, []).append(index)
-    return Document(name, source, spans, fingerprints, runs)
+    return Document(name, source, spans, token_lines, fingerprints, runs)
 
 
 def boilerplate_of(source):
     """Every K_GRAM hash of `source` (the starter code), not only the winnowed ones: any of them may be chosen
     as a fingerprint in a learner's file around it."""
-    kinds, _ = _tokens(source)
+    kinds, _, _ = _tokens(source)
     return frozenset(_hashes(kinds))
 
 
@@ -81,16 +96,13 @@ def similar_pairs(documents, threshold=DEFAULT_THRESHOLD):
             continue
         similarity = (len(shared) / len(first.fingerprints), len(shared) / len(second.fingerprints))
         if max(similarity) >= threshold:
-            runs = first.runs.keys() & second.runs.keys()  # every shared run, not only the winnowed ones
-            covered = _covered(first, runs), _covered(second, runs)
-            pairs.append(Pair(first, second, similarity, (_regions(first, covered[0]), _regions(second, covered[1])),
-                              (_lines(first, covered[0]), _lines(second, covered[1]))))
+            pairs.append(Pair(first, second, similarity))
     return sorted(pairs, key=lambda pair: (-pair.highest, pair.first.name, pair.second.name))
 
 
 def _tokens(source):
-    """([token as compared], [(start, end) offsets in `source`]); code after a tokenizing error is left out
-    (a file that does not parse is still compared on what comes before the error)."""
+    """([token as compared], [(start, end) offsets in `source`], [(first line, last line)]); code after a
+    tokenizing error is left out (a file that does not parse is still compared on what comes before it)."""
     skip = 1 if source.startswith("\ufeff") else 0  # a byte-order mark is not code (Python skips it too)
     code = source[skip:]
     # Lines as the tokenizer reads them (split at "\n" only, unlike str.splitlines)
@@ -101,14 +113,15 @@ def _tokens(source):
                 if token.type not in (tokenize.COMMENT, tokenize.NL))
     except (tokenize.TokenError, SyntaxError):
         pass  # `raw` holds the tokens before the error
-    kinds, spans, previous = [], [], None
+    kinds, spans, lines, previous = [], [], [], None
     for index, token in enumerate(raw):
         if token.type in SKIPPED or _docstring(raw, index):
             continue
         kinds.append(_kind(token, previous))
         spans.append((line_starts[token.start[0] - 1] + token.start[1], line_starts[token.end[0] - 1] + token.end[1]))
+        lines.append((token.start[0], token.end[0]))
         previous = token
-    return kinds, spans
+    return kinds, spans, lines
 
 
 def _docstring(raw, index):
@@ -137,14 +150,8 @@ def _hashes(kinds):
 
 
 def _winnow(hashes):
-    """[(index, hash)]: the smallest hash of every WINDOW consecutive ones (the rightmost on a tie), each once."""
-    chosen = {}
-    for start in range(max(len(hashes) - WINDOW + 1, 1 if hashes else 0)):
-        window = hashes[start:start + WINDOW]
-        smallest = min(window)
-        index = start + max(i for i, value in enumerate(window) if value == smallest)
-        chosen[index] = smallest
-    return sorted(chosen.items())
+    """{the smallest hash of every WINDOW consecutive ones}: the document's fingerprints."""
+    return {min(hashes[start:start + WINDOW]) for start in range(max(len(hashes) - WINDOW + 1, 1 if hashes else 0))}
 
 
 def _covered(doc, shared):
@@ -170,8 +177,7 @@ def _lines(doc, covered):
     """[(first line, last line)] (1-based) of each run of consecutive `covered` tokens."""
     runs = []
     for index in covered:
-        start, end = doc.spans[index]
-        first, last = doc.source.count("\n", 0, start) + 1, doc.source.count("\n", 0, end) + 1
+        first, last = doc.token_lines[index]
         if runs and index - 1 == runs[-1][2]:
             runs[-1] = (runs[-1][0], last, index)
         else:

@@ -6,6 +6,8 @@ spelled out (grader/text.py).
 
 from grader.outputs.html_report import STYLE, escape
 
+PAIRS_SHOWN = 100  # per exercise: a page of every pair of a class that all handed in the same is no help
+
 VIEW_STYLE = """
 .pair { margin: 1.5rem 0; }
 .sides { display: grid; grid-template-columns: 1fr 1fr; gap: .75rem; }
@@ -28,9 +30,11 @@ def render(results, threshold, title):
              "(variable names, comments and layout ignored; the starter code never counts). Marked: the "
              "regions found in both. A similarity is a reason to look, not a verdict; grades are unchanged.</p>"]
     for exercise_id, (compared, pairs) in results.items():
+        more = (f" The {PAIRS_SHOWN} most similar are shown; similarity.json lists them all."
+                if len(pairs) > PAIRS_SHOWN else "")
         parts.append(f'<h2 id="{e(exercise_id)}">{e(exercise_id)}</h2>')
-        parts.append(f'<p class="muted">{compared} submission(s) compared, {len(pairs)} pair(s) flagged.</p>')
-        parts += [_pair(pair) for pair in pairs]
+        parts.append(f'<p class="muted">{compared} submission(s) compared, {len(pairs)} pair(s) flagged.{more}</p>')
+        parts += [_pair(pair) for pair in pairs[:PAIRS_SHOWN]]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
