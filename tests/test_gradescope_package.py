@@ -148,7 +148,7 @@ def test_two_files_of_the_same_name_in_an_upload_are_not_guessed(package, tmp_pa
                                                           "b/softmax.py": SOFTMAX / "solution.py",
                                                           "pe.py": PE / "solution.py"})
     assert process.returncode == 2
-    message = "softmax.py: found in 2 places (a/softmax.py, b/softmax.py); upload only one"
+    message = "2 files could be softmax.py (a/softmax.py, b/softmax.py): hand in one"
     assert f"error: {message}" in process.stderr
     jsonschema.validate(results, RESULTS_SCHEMA)
     assert f"softmax: its 7 test(s) are not shown yet ({message})" in results["output"]

@@ -74,7 +74,8 @@ def reports(course):
 
 
 def gradebook(reports):
-    return {row["student"]: row for row in csv.DictReader((reports / "gradebook.csv").open())}
+    """The gradebook's rows by "name_id" (the students' submission names here)."""
+    return {f"{row['student']}_{row['id']}": row for row in csv.DictReader((reports / "gradebook.csv").open())}
 
 
 def test_late_penalties_and_overrides_change_the_totals_and_say_so(reports):
