@@ -115,8 +115,8 @@ def _exercise(exercise_id, weight, students):
         stuck = [student for student, test in outcomes if test["status"] != "passed"]
         rate = passed / len(outcomes)
         worth = points(weight * records[0]["tests"][index]["max_score"])
-        rows.append(f"<tr><td>{e(name)}</td><td class=\"num\">{worth}</td><td>{_bar(rate)}</td>"
-                    f"<td class=\"num\">{100 * rate:.0f}% ({passed}/{len(outcomes)})</td><td>{_names(stuck)}</td></tr>")
+        rows.append(f'<tr><td>{e(name)}</td><td class="num">{worth}</td><td>{_bar(rate)}</td>'
+                    f'<td class="num">{100 * rate:.0f}% ({passed}/{len(outcomes)})</td><td>{_names(stuck)}</td></tr>')
     missing = sum("missing" in r for r in records)
     note = f'<p class="muted">{missing} student(s) without a gradable file (0 points).</p>' if missing else ""
     weighted = f" (×{points(weight)})" if weight != 1 else ""
