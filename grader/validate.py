@@ -37,7 +37,7 @@ from grader.exercise import Exercise, ExerciseError, load_exercise
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
 from grader.track import reference_steps
 from markup.markdown import MarkdownError, prerender, render_markdown
-from grader.node import NodeError, node_command
+from toolchain.node import NodeError, node_command
 from grader.pyodide.dist import DistError, ensure_dist
 
 BUDGET_FRACTION = 0.25  # of time_limit: leaves room for a slower browser and a slower learner solution

@@ -20,10 +20,11 @@ from sitebuild.capstone import load_capstone_page, write_capstone_data
 from sitebuild.data import grader_core_files, grading_data
 from sitebuild.offline import editor_chunk_url, versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
-from grader.pyodide.dist import DistError, browser_files, cache_root, copy_dist, ensure_dist
-from grader.node import NodeError, ensure_node_modules
+from grader.pyodide.dist import DistError, browser_files, copy_dist, ensure_dist
 from sitebuild.render import Renderer
 from sitebuild.validation import Validator
+from toolchain.cache import cache_root
+from toolchain.node import NodeError, ensure_node_modules
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,7 +38,7 @@ class BuildOptions:
     project_root: Path = PROJECT_ROOT
     live_reload: bool = False  # pages poll the server and reload after a rebuild (build.py serve)
     use_cache: bool = True  # False: validate and render everything again (the results still refresh the cache)
-    cache_dir: Path | None = None  # None: grader.pyodide.dist.cache_root()
+    cache_dir: Path | None = None  # None: toolchain.cache.cache_root()
 
 
 @dataclasses.dataclass(frozen=True)
