@@ -157,8 +157,8 @@ A `numpy.ndarray` of shape `(N, C)`. Every entry lies in $[0, 1]$ and every row 
 
 ```python
 @ENTRY@(np.array([[0.0, 0.0], [0.0, np.log(3.0)]]))
-# [[0.5  0.5 ]
-#  [0.25 0.75]]
+# -> [[0.5  0.5 ]
+#     [0.25 0.75]]
 ```
 
 In the second row $e^0 = 1$ and $e^{\ln 3} = 3$, so the probabilities are $1/4$ and $3/4$.

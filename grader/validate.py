@@ -6,7 +6,9 @@
 
 - the folder matches the format (the loader's own checks: files, metadata, syntax), and the steps it
   uses exist, earlier in its track (grader/track.py);
-- the statement and the hints render (Markdown and LaTeX, as on the site);
+- the statement and the hints render (Markdown and LaTeX, as on the site), hold no stray `$`, every image
+  and relative link of the statement is found, and its runnable examples show what the reference gives
+  (grader/statement_checks.py, grader/statement_examples.py);
 - the hidden tests load, each has a docstring, their names (and function names) are unique,
   and they import only numpy, the standard library and grader.core;
 - the reference passes every test, the starter does not pass them all;
@@ -34,6 +36,8 @@ from pathlib import Path
 
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
+from grader.statement_checks import statement_problems
+from grader.statement_examples import example_problems
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
 from grader.track import reference_steps
 from markup.markdown import MarkdownError, prerender, render_markdown
@@ -109,6 +113,7 @@ def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
     result = ValidationResult(exercise.id, lines=[f"{exercise.id} - {exercise.title}"])
     result.check(FORMAT_CHECK)
     _check_markdown(exercise, result)
+    _check_statement(exercise, earlier, result)
     test_names = _check_tests(exercise, result)
     if test_names is not None:
         runs = _grade_everything(exercise, test_names, earlier, sandbox_mode)
@@ -147,6 +152,13 @@ def _check_markdown(exercise, result):
             problems.append(_problem(exercise.path / "exercise.toml", f"hint {number} does not render: {exc.message}"))
     hints = f"{len(exercise.hints)} hint(s)"
     result.check(f"statement.md and {hints} render", problems)
+
+
+def _check_statement(exercise, earlier, result):
+    problems, checked = example_problems(exercise, earlier)
+    examples = f"{checked} example output(s) checked against the reference" if checked else "no runnable examples"
+    result.check(f"statement.md: {examples}; no stray $; images and links found",
+                 statement_problems(exercise) + problems)
 
 
 def _check_tests(exercise, result):

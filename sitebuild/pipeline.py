@@ -10,6 +10,7 @@ from pathlib import Path
 from grader.capstone import CorpusError
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import ExerciseError, load_all
+from grader.statement_checks import statement_assets, statement_problems
 from grader.track import used_steps
 from markup.katex import MathUnavailable
 from markup.markdown import MarkdownError, prerender, render_markdown
@@ -154,6 +155,8 @@ def _prepare(exercise, validator):
         hints_html = [render_markdown(hint) for hint in exercise.hints]
     except MarkdownError as exc:
         raise ExerciseError(exercise.path / "exercise.toml", f"in hints: {exc.message}") from None
+    if problems := statement_problems(exercise):  # checked on every build, as the rendering
+        raise BuildError(problems[0])
     # Authoring checks (grader/validate.py): reference passes, mutants caught, tests deterministic and fast.
     validator.check(exercise)
     return Page(exercise, test_names, used, statement_html, hints_html)
@@ -190,6 +193,9 @@ def _write_exercise(out, renderer, page, track, index, capstone):
     _write(folder / "grading.json", json.dumps(grading_data(exercise, page.test_names, page.used)))
     if exercise.reveal_solution == "after-pass":
         _write(folder / "solution.py", exercise.solution)
+    for asset in statement_assets(exercise):  # the images and files the statement shows or links to
+        (folder / asset).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(exercise.path / asset, folder / asset)
 
 
 def _write_assets(assets, project_root, live_reload, bundles_cache):
