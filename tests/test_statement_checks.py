@@ -10,6 +10,7 @@ import pytest
 
 from grader.exercise import load_all, load_exercise
 from grader.scaffold import create_exercise
+from grader.statement_checks import statement_assets
 from grader.statement_examples import find_examples, outputs_match
 from grader.validate import validate_exercise
 from markup.lint import Reference, references, stray_dollars
@@ -169,3 +170,4 @@ def test_shipped_statements_have_runnable_examples_and_no_stray_dollars():
     assert [exercise.id for exercise in exercises if stray_dollars(exercise.statement)] == []
     assert all(not find_examples(exercise.statement)[1] for exercise in exercises)
     assert load_exercise("softmax").statement.count("# -> ") == 5
+    assert statement_assets(load_exercise("causal_attention")) == [Path("figures/causal_mask.svg")]
