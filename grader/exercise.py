@@ -45,6 +45,7 @@ METADATA = {
     "points": (dict, False, {}),
     "uses": (list, False, []),
     "part": (str, False, None),
+    "draft": (bool, False, False),
 }
 REQUIRED_FILES = ("exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py")
 MAX_SUMMARY_CHARS = 120  # one line under the title on the index
@@ -82,6 +83,7 @@ class Exercise:
     points: dict   # hidden test name -> what it is worth (1 when not named)
     uses: tuple    # ids of the earlier steps of the track whose entry functions the learner's code may call
     part: str | None  # the named part of its track it belongs to (the index groups steps by part)
+    draft: bool       # previewed by `build.py serve`, left out of the site `build.py` publishes
 
     def grading_spec(self):
         return GradingSpec(exercise_id=self.id, entry=self.entry, tests_source=self.tests_source,
@@ -197,7 +199,7 @@ def _read_metadata(folder):
             metadata[key] = default
             continue
         value = raw[key]
-        if not isinstance(value, kind) or isinstance(value, bool):
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             expected = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
             raise error(key, f"{key} should be {expected}, not {type(value).__name__} {value!r}")
         metadata[key] = value

@@ -127,6 +127,9 @@ entry = "@ENTRY@"
 time_limit = 10
 # "after-pass": the reference is shown once every test passes; "never": it is not.
 reveal_solution = "after-pass"
+# A draft is previewed by `build.py serve` and left out of the site `build.py` publishes: delete this line
+# once the exercise is ready.
+draft = true
 # Markdown with $math$, revealed one at a time. Single quotes keep backslashes as they are.
 hints = [
   'Exponentiate with `np.exp`, then divide every row by its own sum: `keepdims=True` keeps the shapes compatible.',

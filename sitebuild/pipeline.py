@@ -39,6 +39,7 @@ class BuildOptions:
     project_root: Path = PROJECT_ROOT
     live_reload: bool = False  # pages poll the server and reload after a rebuild (build.py serve)
     use_cache: bool = True  # False: validate and render everything again (the results still refresh the cache)
+    include_drafts: bool = False  # build the exercises marked `draft = true` too (the preview does)
     cache_dir: Path | None = None  # None: toolchain.cache.cache_root()
 
 
@@ -49,11 +50,13 @@ class BuildReport:
     validated: list  # ids of the exercises validated by this build
     from_cache: list  # ids of those whose validation was taken from the cache
     cache_warning: str | None  # why the cache could not be written, if it could not
+    drafts: list = dataclasses.field(default_factory=list)  # ids of the drafts left out
 
     def summary(self):
         validated = ", ".join(self.validated) or "none"
         cached = len(self.from_cache)
-        return f"validated: {validated}; from cache: {cached} exercise{'' if cached == 1 else 's'}"
+        drafts = f"; drafts left out: {', '.join(self.drafts)}" if self.drafts else ""
+        return f"validated: {validated}; from cache: {cached} exercise{'' if cached == 1 else 's'}{drafts}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,6 +77,11 @@ def build_site(options):
     validator = Validator(caches["validation"])
     try:
         exercises = _load_exercises(options.exercises_dir)
+        drafts = [] if options.include_drafts else [exercise.id for exercise in exercises if exercise.draft]
+        exercises = [exercise for exercise in exercises if exercise.id not in drafts]
+        if not exercises:
+            raise BuildError(f"{options.exercises_dir}: every exercise is a draft (draft = true); "
+                             f"`python build.py serve` previews drafts")
         ensure_node_modules(options.project_root)  # KaTeX renders the math
         prerender([text for exercise in exercises for text in (exercise.statement, *exercise.hints)])
         pages = [_prepare(exercise, validator) for exercise in exercises]
@@ -107,7 +115,7 @@ def build_site(options):
         raise BuildError(str(exc)) from None
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
     return BuildReport(len(pages), time.perf_counter() - started, validator.validated, validator.from_cache,
-                       cache_warning)
+                       cache_warning, drafts)
 
 
 def _load_capstone(exercises_dir):
@@ -141,6 +149,9 @@ def _load_exercises(exercises_dir):
 
 def _prepare(exercise, validator):
     used = used_steps(exercise)  # a broken `uses` stops the build (ExerciseError)
+    if drafts := [step.id for step in used if step.draft and not exercise.draft]:
+        raise exercise.error_at("uses", f"uses {', '.join(drafts)}, a draft (draft = true in its exercise.toml): "
+                                        f"publish it before the steps that build on it")
     try:
         test_names = [test.name for test in load_tests(exercise.grading_spec())]
     except TestsError as exc:
