@@ -10,7 +10,8 @@ what the expression printed itself first); the comment lines right after it cont
     #     [0.5        0.26894142 0.11920292]]
 
 The examples of a statement run in order in one namespace holding `np`, the reference's entry function
-and those of the earlier steps it uses, in a child process under the exercise's time limit. Outputs
+and those of the earlier steps it uses, in a child process under the exercise's time limit
+(grader/reference_runner.py). Outputs
 are compared with runs of spaces (and spaces just inside brackets) ignored; a number written with `...`
 (`0.306882...`) matches the printed one to within one unit of its last digit.
 """
@@ -18,26 +19,20 @@ are compared with runs of spaces (and spaces just inside brackets) ignored; a nu
 import ast
 import dataclasses
 import io
-import json
 import re
-import subprocess
-import sys
 import tokenize
-from pathlib import Path
 
 from grader.exercise import ExerciseError
 from markup.markdown import code_blocks
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 OUTPUT_MARK = re.compile(r"#[ \t]*->[ \t]?(.*)")
-STARTUP_SECONDS = 10  # Python and numpy starting, on top of the exercise's time limit
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 
 
 @dataclasses.dataclass(frozen=True)
 class Output:
     """The output an example's `# ->` comment shows for the expression on `statement_line` (its fields are
-    what grader/example_runner.py reads)."""
+    what grader/reference_runner.py reads)."""
     statement_line: int  # where the expression starts, block-relative (1 = the block's first line)
     line: int            # the `# ->` comment's line in statement.md
     expected: str
@@ -92,37 +87,25 @@ def _outputs(code, tree, first_line):
     return outputs, problems
 
 
-def example_problems(exercise, earlier):
-    """'statement.md:LINE: ...' for each example whose output differs from the reference's or that raises."""
+def example_problems(exercise, examples, run):
+    """'statement.md:LINE: ...' for each output of `examples` that differs from what the reference shows in
+    `run` (a grader.reference_runner.ReferenceRun), or whose example raises."""
     path = exercise.path / "statement.md"
-    examples, marking = find_examples(exercise.statement)
-    problems = [str(ExerciseError(path, message, line)) for line, message in marking]
     if not examples:
-        return problems, 0
-    request = {"entry": exercise.entry, "solution": exercise.solution,
-               "earlier": [step.to_dict() for step in earlier],
-               "examples": [dataclasses.asdict(example) for example in examples]}
-    timeout = exercise.time_limit + STARTUP_SECONDS
-    try:
-        process = subprocess.run([sys.executable, "-m", "grader.example_runner"],
-                                 input=json.dumps(request), capture_output=True, text=True, cwd=PROJECT_ROOT,
-                                 timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return problems + [str(ExerciseError(path, f"the examples did not finish within {timeout:g} s"))], 0
-    try:
-        answer = json.loads(process.stdout.splitlines()[-1])
-    except (IndexError, ValueError):
-        answer = {"error": f"the process running them failed: {process.stderr.strip()[-2000:]}"}
-    if answer.get("error"):
-        return problems + [str(ExerciseError(path, f"the examples cannot run: {answer['error']}"))], 0
+        return []
+    if run.error:
+        return [str(ExerciseError(path, f"the examples cannot run: {run.error}"))]
+    if run.examples is None:
+        return [str(ExerciseError(path, f"the examples did not finish: {run.stopped}"))]
     outputs = {output.line: output for example in examples for output in example.outputs}
-    for result in answer["results"]:
+    problems = []
+    for result in run.examples:
         if "raised" in result:
             problems.append(str(ExerciseError(path, f"this example raises {result['raised']}", result["line"])))
         elif not outputs_match(outputs[result["line"]].expected, result["shown"]):
             problems.append(str(ExerciseError(path, _difference(outputs[result["line"]], result["shown"]),
                                               result["line"])))
-    return problems, sum(len(example.outputs) for example in examples)
+    return problems
 
 
 def _difference(output, shown):

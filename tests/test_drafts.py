@@ -10,16 +10,11 @@ from sitebuild.pipeline import BuildOptions, build_site
 CDN = "https://cdn.jsdelivr.net/pyodide/v0.27.7/full/"
 
 
-def publish(exercise_folder):
-    toml = exercise_folder / "exercise.toml"
-    toml.write_text(toml.read_text().replace("draft = true\n", ""))
-
-
 @pytest.fixture(scope="module")
 def root(tmp_path_factory):
     """Two scaffolds: `ready` published, `sketch` still the draft `grader new` made."""
     root = tmp_path_factory.mktemp("exercises")
-    publish(create_exercise("ready", root))
+    create_exercise("ready", root, draft=False)
     create_exercise("sketch", root)
     return root
 
@@ -49,8 +44,7 @@ def test_the_build_leaves_drafts_out_and_the_preview_shows_them(root, tmp_path):
 
 def test_a_published_step_cannot_use_a_draft(tmp_path):
     create_exercise("sketch", tmp_path)
-    user = create_exercise("user", tmp_path, uses=["sketch"])
-    publish(user)
+    create_exercise("user", tmp_path, uses=["sketch"], draft=False)
     with pytest.raises(BuildError, match=r"user/exercise.toml:\d+: uses sketch, a draft \(draft = true in its "
                                             r"exercise.toml\): publish it before the steps that build on it"):
         build(tmp_path, tmp_path / "_site")

@@ -96,8 +96,8 @@ demo(np.zeros(3))   # -> raises, as the reference works on 2-D arrays only
 def broken(tmp_path_factory):
     """A valid scaffold whose statement then gets every kind of mistake, validated once."""
     root = tmp_path_factory.mktemp("exercises")
-    create_exercise("first", root)
-    folder = create_exercise("demo", root)
+    create_exercise("first", root, draft=False)
+    folder = create_exercise("demo", root, draft=False)
     (folder / "figures").mkdir()
     (folder / "figures" / "diagram.svg").write_text(SVG)
     (folder / "statement.md").write_text(BROKEN_STATEMENT)
@@ -140,8 +140,8 @@ def test_the_build_refuses_the_same_statement_with_its_line(broken, tmp_path):
 
 def test_the_build_copies_what_the_statement_shows(tmp_path):
     root = tmp_path / "exercises"
-    create_exercise("first", root)
-    folder = create_exercise("second", root)
+    create_exercise("first", root, draft=False)
+    folder = create_exercise("second", root, draft=False)
     (folder / "figures").mkdir()
     (folder / "figures" / "diagram.svg").write_text(SVG)
     (folder / "figures" / "unused.svg").write_text(SVG)

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def folder(tmp_path):
     """A fresh scaffolded exercise (valid as created) to break in one way per test."""
-    return create_exercise("softmax_rows", tmp_path / "exercises")
+    return create_exercise("softmax_rows", tmp_path / "exercises", draft=False)
 
 
 def edit(path, old, new):
