@@ -40,6 +40,7 @@ class BuildOptions:
     live_reload: bool = False  # pages poll the server and reload after a rebuild (build.py serve)
     use_cache: bool = True  # False: validate and render everything again (the results still refresh the cache)
     include_drafts: bool = False  # build the exercises marked `draft = true` too (the preview does)
+    validate: bool = True  # False: leave the exercises not validated before to the caller (BuildReport.unvalidated)
     cache_dir: Path | None = None  # None: toolchain.cache.cache_root()
 
 
@@ -51,12 +52,14 @@ class BuildReport:
     from_cache: list  # ids of those whose validation was taken from the cache
     cache_warning: str | None  # why the cache could not be written, if it could not
     drafts: list = dataclasses.field(default_factory=list)  # ids of the drafts left out
+    unvalidated: list = dataclasses.field(default_factory=list)  # Exercises left unvalidated (validate=False)
 
     def summary(self):
         validated = ", ".join(self.validated) or "none"
         cached = len(self.from_cache)
         drafts = f"; drafts left out: {', '.join(self.drafts)}" if self.drafts else ""
-        return f"validated: {validated}; from cache: {cached} exercise{'' if cached == 1 else 's'}{drafts}"
+        pending = f"; to validate: {', '.join(e.id for e in self.unvalidated)}" if self.unvalidated else ""
+        return f"validated: {validated}; from cache: {cached} exercise{'' if cached == 1 else 's'}{drafts}{pending}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +70,7 @@ class Page:
     used: list  # the exercises it builds on, dependencies first (grader.track.used_steps)
     statement_html: str
     hints_html: list
+    unvalidated: bool = False  # built without validation (BuildOptions.validate)
 
 
 def build_site(options):
@@ -84,7 +88,7 @@ def build_site(options):
                              f"`python build.py serve` previews drafts")
         ensure_node_modules(options.project_root)  # KaTeX renders the math
         prerender([text for exercise in exercises for text in (exercise.statement, *exercise.hints)])
-        pages = [_prepare(exercise, validator) for exercise in exercises]
+        pages = [_prepare(exercise, validator, options.validate) for exercise in exercises]
         _check_steps(pages)
         tracks = _tracks(pages)
         capstone = _load_capstone(options.exercises_dir)
@@ -115,7 +119,7 @@ def build_site(options):
         raise BuildError(str(exc)) from None
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
     return BuildReport(len(pages), time.perf_counter() - started, validator.validated, validator.from_cache,
-                       cache_warning, drafts)
+                       cache_warning, drafts, [page.exercise for page in pages if page.unvalidated])
 
 
 def _load_capstone(exercises_dir):
@@ -147,7 +151,7 @@ def _load_exercises(exercises_dir):
     return exercises
 
 
-def _prepare(exercise, validator):
+def _prepare(exercise, validator, validate):
     used = used_steps(exercise)  # a broken `uses` stops the build (ExerciseError)
     if drafts := [step.id for step in used if step.draft and not exercise.draft]:
         raise exercise.error_at("uses", f"uses {', '.join(drafts)}, a draft (draft = true in its exercise.toml): "
@@ -169,8 +173,10 @@ def _prepare(exercise, validator):
     if problems := statement_problems(exercise):  # checked on every build, as the rendering
         raise BuildError(problems[0])
     # Authoring checks (grader/validate.py): reference passes, mutants caught, tests deterministic and fast.
-    validator.check(exercise)
-    return Page(exercise, test_names, used, statement_html, hints_html)
+    if validate:
+        validator.check(exercise)
+    return Page(exercise, test_names, used, statement_html, hints_html,
+                unvalidated=not validate and not validator.passed_before(exercise))
 
 
 def _check_steps(pages):
