@@ -17,6 +17,7 @@
 - the reference's tests fit in a time budget (BUDGET_FRACTION of time_limit);
 - with a Pyodide distribution: reference and mutants get the same verdicts in
   real Pyodide (under Node) as in CPython.
+The report ends with where the time went (grader/validate_timing.py).
 
 Every grading runs like `python -m grader check` (a checker process, the
 learner's code in the sandbox, the references of the steps it uses in scope),
@@ -36,8 +37,8 @@ from pathlib import Path
 
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
-from grader.statement_checks import statement_problems
 from grader.reference_runner import run_reference
+from grader.statement_checks import statement_problems
 from grader.statement_examples import example_problems, find_examples
 from grader.validate_timing import PhaseTimer, time_lines
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
@@ -250,7 +251,7 @@ def _grade_everything(exercise, test_names, earlier, sandbox_mode, timer):
         runs = {"reference": [_Run.of(grader.grade(exercise.solution)) for _ in range(2)]}
     jobs = [("starter", exercise.starter)] + [(name, source) for name, source in exercise.mutants.items()
                                               for _ in range(2)]
-    with timer(f"starter and {len(exercise.mutants)} mutant(s) graded twice"):
+    with timer(f"starter once and {len(exercise.mutants)} mutant(s) twice"):
         for label, report in grader.grade_all(jobs, os.cpu_count() or 1):
             runs.setdefault(label, []).append(_Run.of(report))
     return runs

@@ -33,8 +33,9 @@ def time_lines(timer, reference_run, runs):
     if slowest:
         shown = "each test" if len(slowest) == len(reference_run.tests) else f"the {len(slowest)} slowest tests"
         lines.append(f"      {shown}, as test code + the reference's calls:")
-        lines.extend(f"        {test['name']!r} (tests.py:{test['line']}): {test['seconds'] - test['learner_seconds']:.2f}"
-                     f" s + {test['learner_seconds']:.2f} s" for test in slowest)
+        lines.extend(f"        {test['name']!r} (tests.py:{test['line']}): "
+                     f"{test['seconds'] - test['learner_seconds']:.2f} s + {test['learner_seconds']:.2f} s"
+                     for test in slowest)
     if reference_run.stopped and reference_run.running:
         running = reference_run.running
         lines.append(f"      the reference's run in one interpreter was {reference_run.stopped}, in test "

@@ -37,7 +37,8 @@ def test_a_dollar_left_as_text_is_found_on_its_line():
 
 
 def test_images_and_links_are_read_from_markdown_and_html():
-    text = "Intro.\n\n![a figure](img/a.png) and <img src=\"b.svg\">\nthen [softmax](../softmax/) and [x](https://x.org)\n"
+    text = ("Intro.\n\n![a figure](img/a.png) and <img src=\"b.svg\">\n"
+            "then [softmax](../softmax/) and [x](https://x.org)\n")
     assert references(text) == [Reference(3, "image", "img/a.png"), Reference(3, "image", "b.svg"),
                                 Reference(4, "link", "../softmax/"), Reference(4, "link", "https://x.org")]
 

@@ -33,7 +33,7 @@ def test_the_report_names_the_phases(validated):
     [line] = [line for line in validated.lines if line.startswith("  time: ")]
     phases = re.findall(r"(?:: |, )([a-zA-Z][^,:]*?) (\d+\.\d\d) s", line)
     assert [name for name, _ in phases] == ["rendering", "reference graded twice",
-                                            "starter and 1 mutant(s) graded twice",
+                                            "starter once and 1 mutant(s) twice",
                                             "examples and tests on the reference in one interpreter"]
     assert validated.ok, validated.problems
 
