@@ -39,7 +39,10 @@ def test_the_build_leaves_drafts_out_and_the_preview_shows_them(root, tmp_path):
 
     preview = build(root, tmp_path / "preview", include_drafts=True, live_reload=True)
     assert (preview.exercises, preview.drafts) == (2, [])
-    assert (tmp_path / "preview" / "exercises" / "sketch" / "index.html").is_file()
+    badge = '<span class="difficulty draft-badge" title="draft = true: previewed, not published">Draft</span>'
+    assert badge in (tmp_path / "preview" / "exercises" / "sketch" / "index.html").read_text()
+    assert badge in (tmp_path / "preview" / "index.html").read_text()
+    assert badge not in (tmp_path / "preview" / "exercises" / "ready" / "index.html").read_text()
 
 
 def test_a_published_step_cannot_use_a_draft(tmp_path):
