@@ -172,3 +172,16 @@ def test_shipped_statements_have_runnable_examples_and_no_stray_dollars():
     assert all(not find_examples(exercise.statement)[1] for exercise in exercises)
     assert load_exercise("softmax").statement.count("# -> ") == 5
     assert statement_assets(load_exercise("causal_attention")) == [Path("figures/causal_mask.svg")]
+
+
+def test_the_build_refuses_a_wrong_example_output_with_its_line(tmp_path):
+    root = tmp_path / "exercises"
+    statement = create_exercise("demo", root, draft=False) / "statement.md"
+    statement.write_text(statement.read_text().replace("#     [0.25 0.75]]", "#     [0.25 0.7]]"))
+    line = statement.read_text().splitlines().index("# -> [[0.5  0.5 ]") + 1
+    built = subprocess.run([sys.executable, str(ROOT / "build.py"), "--exercises", root, "--out", tmp_path / "_site",
+                            "--pyodide-url", CDN], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert built.returncode == 2
+    assert (f"demo/statement.md:{line}: `demo(np.array([[0.0, 0.0], [0.0, np.log(3.0)]]))` shows another output "
+            f"than the reference gives: written: [[0.5 0.5 ] [0.25 0.7]] reference: [[0.5 0.5 ] [0.25 0.75]]") \
+        in built.stderr
