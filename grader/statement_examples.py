@@ -75,7 +75,7 @@ def _outputs(code, tree, first_line):
         expected, following = [mark.group(1)], row + 1
         while following in comments and not comments[following][1] and not OUTPUT_MARK.fullmatch(
                 comments[following][0]):
-            expected.append(comments[following][0][1:])
+            expected.append(_continued(comments[following][0], mark.start(1)))
             following += 1
         node = ends.get(row if trailing else row - 1)
         if isinstance(node, ast.Expr):
@@ -85,6 +85,12 @@ def _outputs(code, tree, first_line):
             problems.append((first_line + row - 1, "a `# ->` output must follow a top-level expression, on its "
                                                    "last line or on the line after it"))
     return outputs, problems
+
+
+def _continued(comment, column):
+    """A continuation line's output: the comment from `column` (where the first line's output starts) when
+    only spaces come before it, as in an aligned block, else from after its `#`."""
+    return comment[column:] if comment[1:column].strip() == "" else comment[1:]
 
 
 def example_problems(exercise, examples, run):

@@ -171,6 +171,8 @@ def test_shipped_statements_have_runnable_examples_and_no_stray_dollars():
     assert [exercise.id for exercise in exercises if stray_dollars(exercise.statement)] == []
     assert all(not find_examples(exercise.statement)[1] for exercise in exercises)
     assert load_exercise("softmax").statement.count("# -> ") == 5
+    aligned = find_examples(load_exercise("softmax").statement)[0][1].outputs[0]
+    assert aligned.expected == "[[0.5        0.73105858 0.88079708]\n [0.5        0.26894142 0.11920292]]"
     assert statement_assets(load_exercise("causal_attention")) == [Path("figures/causal_mask.svg")]
 
 
