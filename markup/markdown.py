@@ -6,6 +6,7 @@ it, so `_`, `*` and `\\` inside formulas stay LaTeX; `$` inside code spans and
 code blocks stays text, and `\\$` is a literal dollar.
 """
 
+import functools
 import re
 
 from markdown_it import MarkdownIt
@@ -205,10 +206,13 @@ def _make_parser():
 _MD = _make_parser()
 
 
+@functools.lru_cache(maxsize=256)
 def parse_for_checks(text):
     """The tokens of `text` as the renderer parses it, except that an escaped character (`\\$`) stays a
-    token of its own (`text_special`), so that checks can tell it from the same character left as text."""
-    return _CHECKS_MD.parse(text, {})
+    token of its own (`text_special`), so that checks can tell it from the same character left as text.
+    Remembered (every check of a statement reads the same tokens, and the preview's rebuilds the same
+    statements): read them, never change them."""
+    return tuple(_CHECKS_MD.parse(text, {}))
 
 
 def inline_lines(inline):
@@ -223,7 +227,7 @@ def inline_lines(inline):
 def code_blocks(text):
     """(info string, code, line of the code's first line) of each fenced code block of `text`."""
     return [(token.info.strip(), token.content, token.map[0] + 2)
-            for token in _CHECKS_MD.parse(text, {}) if token.type == "fence"]
+            for token in parse_for_checks(text) if token.type == "fence"]
 
 
 _CHECKS_MD = _make_parser().disable("text_join")
