@@ -44,7 +44,7 @@ from grader.validate_timing import PhaseTimer, time_lines
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
 from grader.track import reference_steps
 from markup.markdown import MarkdownError, prerender, render_markdown
-from toolchain.node import NodeError, node_command
+from toolchain.node import NodeError, ensure_node_modules, node_command
 from grader.pyodide.dist import DistError, ensure_dist
 
 BUDGET_FRACTION = 0.25  # of time_limit: leaves room for a slower browser and a slower learner solution
@@ -388,8 +388,9 @@ def pyodide_dist():
     """The verified Pyodide folder to pass as `validate_exercise(..., pyodide_dist=...)`."""
     try:
         node_command()
+        ensure_node_modules(PROJECT_ROOT)  # as the build does: `npm ci` when node_modules is missing or stale
     except NodeError as exc:
-        raise PyodideError(f"grading in Pyodide needs Node.js: {exc}") from None
+        raise PyodideError(f"grading in Pyodide needs Node.js and the npm packages: {exc}") from None
     try:
         return ensure_dist(project_root=PROJECT_ROOT)
     except DistError as exc:

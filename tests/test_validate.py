@@ -8,7 +8,8 @@ import pytest
 
 from grader.exercise import load_all
 from grader.scaffold import create_exercise
-from grader.validate import pyodide_dist, validate_exercise
+from grader import validate as validate_module
+from grader.validate import PyodideError, pyodide_dist, validate_exercise
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -283,3 +284,12 @@ def test_pyodide_disagreement_is_named(folder):
     assert "softmax_rows/solution.py: test 'Each row is the softmax of that row' is passed in CPython but failed " \
            "in Pyodide: softmax_rows(x) for x of shape (3, 4)" in result.problems[0]
     assert "'Large scores do not overflow' is passed in CPython but failed in Pyodide" in result.problems[1]
+
+
+def test_pyodide_installs_the_npm_packages_as_the_build_does(tmp_path, monkeypatch):
+    # A project whose npm install cannot work: `validate --pyodide` runs `npm ci` first, and says it failed.
+    (tmp_path / "package-lock.json").write_text("not json")
+    monkeypatch.setattr(validate_module, "PROJECT_ROOT", tmp_path)
+    with pytest.raises(PyodideError, match=f"grading in Pyodide needs Node.js and the npm packages: `npm ci` in "
+                                           f"{tmp_path} failed"):
+        pyodide_dist()
