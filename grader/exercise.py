@@ -52,6 +52,7 @@ METADATA = {
     "visibility": (dict, False, {}),
     "uses": (list, False, []),
     "part": (str, False, None),
+    "draft": (bool, False, False),
 }
 REQUIRED_FILES = ("exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py")
 MAX_SUMMARY_CHARS = 120  # one line under the title on the index
@@ -129,6 +130,7 @@ class Exercise:
     visibility: dict  # hidden test name -> when Gradescope shows it (VISIBILITIES; the assignment's when not named)
     uses: tuple    # ids of the earlier steps of the track whose entry functions the learner's code may call
     part: str | None  # the named part of its track it belongs to (the index groups steps by part)
+    draft: bool       # previewed by `build.py serve`, left out of the site `build.py` publishes
 
     def grading_spec(self):
         return GradingSpec(exercise_id=self.id, entry=self.entry, tests_source=self.tests_source,
@@ -262,7 +264,7 @@ def _read_metadata(folder):
                 problems.append(ExerciseError(path, f"missing required key {key!r}"))
             else:
                 typed.add(key)
-        elif not isinstance(raw[key], kind) or isinstance(raw[key], bool):
+        elif not isinstance(raw[key], kind) or (isinstance(raw[key], bool) and kind is not bool):
             expected = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
             error(key, f"{key} should be {expected}, not {type(raw[key]).__name__} {raw[key]!r}")
         else:

@@ -10,7 +10,8 @@ import pytest
 
 from grader.exercise import load_all
 from grader.scaffold import create_exercise
-from grader.validate import pyodide_dist, validate_exercise
+from grader import validate as validate_module
+from grader.validate import PyodideError, pyodide_dist, validate_exercise
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def folder(tmp_path):
     """A fresh scaffolded exercise (valid as created) to break in one way per test."""
-    return create_exercise("softmax_rows", tmp_path / "exercises")
+    return create_exercise("softmax_rows", tmp_path / "exercises", draft=False)
 
 
 def edit(path, old, new):
@@ -387,7 +388,7 @@ def test_pyodide_disagreement_is_named(folder):
 @pytest.fixture(scope="module")
 def twin(tmp_path_factory):
     """A copy of the scaffold at the same step, whose tests print while loading; beside the scaffold."""
-    original = create_exercise("softmax_rows", tmp_path_factory.mktemp("twin") / "exercises")
+    original = create_exercise("softmax_rows", tmp_path_factory.mktemp("twin") / "exercises", draft=False)
     twin = original.parent / "a_twin"  # sorted first: the build stops at it
     shutil.copytree(original, twin)
     edit(twin / "exercise.toml", 'id = "softmax_rows"', 'id = "a_twin"')
@@ -408,3 +409,12 @@ def test_validate_check_and_build_give_one_verdict(twin, tmp_path):
                             str(tmp_path / "_site"), "--pyodide-url", "https://cdn.example/pyodide/"],
                            capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert build.returncode == 2 and build.stderr == "error: " + "\n".join(problems) + "\n"
+
+
+def test_pyodide_installs_the_npm_packages_as_the_build_does(tmp_path, monkeypatch):
+    # A project whose npm install cannot work: `validate --pyodide` runs `npm ci` first, and says it failed.
+    (tmp_path / "package-lock.json").write_text("not json")
+    monkeypatch.setattr(validate_module, "PROJECT_ROOT", tmp_path)
+    with pytest.raises(PyodideError, match=f"grading in Pyodide needs Node.js and the npm packages: `npm ci` in "
+                                           f"{tmp_path} failed"):
+        pyodide_dist()
