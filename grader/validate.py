@@ -10,7 +10,8 @@
 - the hidden tests load, each has a docstring, their names (and function names) are unique,
   and they import only numpy, the standard library and grader.core;
 - the reference passes every test, the starter does not pass them all;
-- every mutant starts with a comment saying what mistake it models, loads and fails at least one test;
+- every mutant starts with a comment saying what mistake it models, loads and fails at least one test,
+  the first test that catches it saying the diagnosis it declares (`# expect:`, grader/mutant_diagnosis.py);
 - every test is deterministic: reference and mutants graded twice agree test by test;
 - the reference's tests fit in a time budget (BUDGET_FRACTION of time_limit);
 - with a Pyodide distribution: reference and mutants get the same verdicts in
@@ -35,6 +36,7 @@ from pathlib import Path
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
+from grader.mutant_diagnosis import declared_diagnosis, diagnosis_problem
 from grader.track import reference_steps
 from markup.markdown import MarkdownError, prerender, render_markdown
 from grader.node import NodeError, node_command
@@ -273,6 +275,10 @@ def _check_mutants(exercise, runs, result):
         else:
             caught += 1
             details.append(f"{name}: caught by {_catchers(run)}")
+            declared = declared_diagnosis(source)
+            problem = declared and diagnosis_problem(declared[1], [test[:3] for test in run.tests])
+            if problem:
+                problems.append(_problem(path, problem, declared[0]))
     result.check(f"mutants: {caught}/{len(exercise.mutants)} caught", problems, details)
 
 

@@ -1,0 +1,243 @@
+"""Shared helpers for hidden tests (AUTHORING.md, section 4.2): import them instead of copying helpers.
+
+    from grader.core.testkit import call, compare, diagnose, expect_gradient, expect_frequencies, num_pair
+
+- `num`, `num_pair`: numbers for messages; a pair shows the digits that differ ("expected -0.5, got -0.49999994").
+- `call`, `call_many`: call the learner's function and get its result as checked float64 arrays (not None,
+  an ndarray, precise enough, the right shape, with a hint for a telling wrong shape).
+- `compare`: fail at the worst entry, naming the classic mistake the result matches (`diagnose`).
+- `diagnose`: " (looks like ...)" for the first (or closest, or only) mistake that reproduces a result.
+- `numeric_gradient`, `expect_gradient`: central differences, entry by entry.
+- `binomial_range`, `expect_count`, `expect_frequencies`: counts of random results, checked with a stated
+  probability of failing a correct solution.
+
+Like checks.py, nothing here calls a method of the learner's result: it is looked at through `as_array` copies.
+"""
+
+import collections
+import math
+
+import numpy as np
+
+from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.numbers import num, num_pair
+
+__all__ = ["Called", "binomial_range", "call", "call_many", "compare", "diagnose", "expect_count",
+           "expect_frequencies", "expect_gradient", "num", "num_pair", "numeric_gradient"]
+
+FALSE_FAILURE = 1e-6  # default chance that a statistical check fails a correct solution
+
+
+# ---- calling the learner's function ---------------------------------------------------------------
+
+Called = collections.namedtuple("Called", "value precision what")
+
+
+def call(entry, *args, what=None, shape=None, shape_hint=None, precision=None, **kwargs):
+    """`entry(*args, **kwargs)` as a float64 array copy: Called(value, precision, what).
+
+    Fails when the result is None (with "did you forget to return the result?"), not a floating-point
+    ndarray as precise as the inputs (`as_array`), or not of `shape` (when given); `shape_hint(got_shape)`
+    may return a few words on what the wrong shape suggests, added to that message.  `precision` defaults
+    to `precision_of` the arguments; `what` (how messages name the call) to "name(...)".
+    """
+    what = what or f"{_name(entry)}(...)"
+    precision = precision or precision_of(*args, *kwargs.values())
+    result = entry(*args, **kwargs)
+    value = _as_checked_array(result, precision, what, shape, shape_hint)
+    return Called(value, precision, what)
+
+
+def call_many(entry, *args, names, shapes=None, what=None, shape_hint=None, precision=None, **kwargs):
+    """`entry(*args, **kwargs)` returning a tuple of arrays named `names`: Called([arrays], precision, what).
+
+    Each array is checked as `call` checks one, its message naming it ("dW of linear_backward(...)");
+    `shapes` lists the shapes in the same order and `shape_hint(name, got_shape)` the hints.
+    """
+    what = what or f"{_name(entry)}(...)"
+    precision = precision or precision_of(*args, *kwargs.values())
+    result = entry(*args, **kwargs)
+    wanted = f"a tuple of {len(names)} arrays ({', '.join(names)})"
+    if not issubclass(type(result), (tuple, list)):
+        fail(f"{what}: expected {wanted}, got {type_name(result)}")
+    if len(result) != len(names):
+        fail(f"{what}: expected {wanted}, got {len(result)} value(s)")
+    values = []
+    for index, (name, item) in enumerate(zip(names, result)):
+        shape = None if shapes is None else shapes[index]
+        hint = None if shape_hint is None else (lambda got, name=name: shape_hint(name, got))
+        values.append(_as_checked_array(item, precision, f"{name} of {what}", shape, hint))
+    return Called(values, precision, what)
+
+
+def _as_checked_array(result, precision, what, shape, shape_hint):
+    shown = "an array" if shape is None else f"an array of shape {tuple(shape)}"
+    if result is None:
+        fail(f"{what}: expected {shown}, got None (did you forget to return the result?)")
+    value = as_array(result, precision, what=what)
+    if shape is not None and tuple(value.shape) != tuple(shape):
+        hint = shape_hint(tuple(value.shape)) if shape_hint is not None else ""
+        fail(f"{what}: expected shape {tuple(shape)}, got {tuple(value.shape)}{f' ({hint})' if hint else ''}")
+    return value
+
+
+def _name(entry):
+    name = getattr(entry, "__name__", None)  # the engine's wrapper, named like the entry: no learner code runs
+    return name if type(name) is str else "your function"
+
+
+# ---- naming the mistake ---------------------------------------------------------------------------
+
+def diagnose(got, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first"):
+    """" (hint)" for the mistake whose result `got` matches, or "" when none does (never raises).
+
+    `mistakes` is a list of (result, hint), or a function returning one, so that nothing is computed
+    unless a test fails; a result may also be a function of no arguments, called only when reached.
+    A mistake that gives the `correct` result (when given) explains nothing and is skipped, and so is one
+    whose result cannot be computed or has another shape.  `pick`: "first" match, "closest" match, or
+    the match only when every matching mistake has the same hint ("unique").
+    """
+    try:
+        with np.errstate(all="ignore"):
+            got = np.asarray(got, dtype=np.float64)
+            found = []  # (largest difference, hint)
+            for candidate, hint in (mistakes() if callable(mistakes) else mistakes):
+                wrong = _evaluate(candidate)
+                if wrong is None or wrong.shape != got.shape:
+                    continue
+                if correct is not None and np.allclose(wrong, correct, rtol=rtol, atol=atol, equal_nan=True):
+                    continue
+                if np.allclose(got, wrong, rtol=rtol, atol=atol, equal_nan=True):
+                    if pick == "first":
+                        return f" ({hint})"
+                    error = np.abs(got - wrong)
+                    found.append((float(np.nan_to_num(error, nan=0.0).max()) if error.size else 0.0, hint))
+    except Exception:  # a guess must never break the test
+        return ""
+    if pick == "unique":
+        hints = {hint for _, hint in found}
+        return f" ({hints.pop()})" if len(hints) == 1 else ""
+    return f" ({min(found, key=lambda f: f[0])[1]})" if found else ""
+
+
+def _evaluate(candidate):
+    try:
+        value = candidate() if callable(candidate) else candidate
+        return np.asarray(value, dtype=np.float64)
+    except Exception:
+        return None
+
+
+def compare(got, expected, *, atol, rtol=0.0, what="your function's result", mistakes=(), mistakes_atol=None,
+            pick="first"):
+    """Fail at the worst entry where `got` (from `call`) differs from `expected` by more than atol + rtol * |expected|.
+
+    The message names the entry, both values (`num_pair`), how many entries differ and, through
+    `diagnose(got, mistakes, correct=expected, atol=mistakes_atol)`, the mistake the result matches
+    (mistakes_atol defaults to max(10 * atol, 1e-8)).  A NaN or inf counts as the worst difference.
+    The failure carries both arrays, so the page draws them.
+    """
+    expected = np.asarray(expected, dtype=np.float64)
+    if tuple(got.shape) != tuple(expected.shape):
+        fail(f"{what}: expected shape {tuple(expected.shape)}, got {tuple(got.shape)}", got=got, expected=expected)
+    with np.errstate(invalid="ignore"):
+        error = np.abs(got - expected) - (atol + rtol * np.abs(expected))
+    error[~np.isfinite(got)] = np.inf
+    if not error.size or error.max() <= 0:
+        return
+    index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
+    want, have = num_pair(expected[index], got[index])
+    where = f", entry {list(index)}" if index else ""
+    diagnosis = diagnose(got, mistakes, correct=expected, atol=max(10 * atol, 1e-8) if mistakes_atol is None
+                         else mistakes_atol, pick=pick) if mistakes else ""
+    fail(f"{what}{where}: expected {want}, got {have} ({int((error > 0).sum())} of {error.size} entries differ)"
+         f"{diagnosis}", got=got, expected=expected)
+
+
+# ---- gradients --------------------------------------------------------------------------------------
+
+def numeric_gradient(loss, array, *, h=1e-5):
+    """d loss / d array by central differences: (loss(a + h e_i) - loss(a - h e_i)) / 2h for every entry i.
+
+    `loss` takes an array shaped like `array` (a float64 copy, moved at one entry) and returns a number.
+    """
+    base = np.array(array, dtype=np.float64)
+    gradient = np.zeros_like(base)
+    for index in np.ndindex(base.shape):
+        moved = base.copy()
+        moved[index] += h
+        plus = float(loss(moved))
+        moved[index] = base[index] - h
+        gradient[index] = (plus - float(loss(moved))) / (2 * h)
+    return gradient
+
+
+def expect_gradient(got, loss, array, *, h=1e-5, atol=1e-7, rtol=1e-7, what="the gradient", mistakes=()):
+    """Fail at the first entry of `got` that is not d loss / d array by central differences (`numeric_gradient`)
+    to within atol + rtol * |numeric|, saying at what rate the loss moves there and naming the mistake
+    `got` matches (`diagnose`, at 10 * atol)."""
+    numeric = numeric_gradient(loss, array, h=h)
+    if tuple(got.shape) != tuple(numeric.shape):
+        fail(f"{what}: expected shape {tuple(numeric.shape)}, got {tuple(got.shape)}")
+    for index in np.ndindex(numeric.shape):
+        if not abs(got[index] - numeric[index]) <= atol + rtol * abs(numeric[index]):
+            rate, says = num_pair(numeric[index], got[index])
+            where = f", entry {list(index)}" if index else ""
+            fail(f"{what}{where}: the loss changes at rate {rate} when that entry moves (central difference, "
+                 f"h = {h:g}), but the gradient says {says}"
+                 f"{diagnose(got, mistakes, correct=numeric, atol=10 * atol) if mistakes else ''}",
+                 got=got, expected=numeric)
+
+
+# ---- random results -------------------------------------------------------------------------------
+
+def binomial_range(n, p, false_failure=FALSE_FAILURE):
+    """(low, high): a Binomial(n, p) count lies outside [low, high] with probability at most `false_failure`
+    (each tail at most half of it; exact, from the binomial probabilities)."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"binomial_range: p = {p} is not a probability")
+    if p in (0.0, 1.0):
+        return (0, 0) if p == 0.0 else (n, n)
+    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    pmf = [math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
+           for k in range(n + 1)]
+    return _tail_end(pmf, range(n + 1), false_failure / 2), _tail_end(pmf, range(n, -1, -1), false_failure / 2)
+
+
+def _tail_end(pmf, order, budget):
+    """The first count, along `order`, past the longest run of counts whose probabilities add up to `budget`."""
+    total = 0.0
+    for k in order:
+        total += pmf[k]
+        if total > budget:
+            return k
+    return k
+
+
+def expect_count(count, n, p, *, false_failure=FALSE_FAILURE, what="the count"):
+    """Fail when `count` of `n` independent draws, each a hit with probability `p`, is not in `binomial_range`."""
+    low, high = binomial_range(n, p, false_failure)
+    if not low <= count <= high:
+        fail(f"{what}: {count} of {n} ({count / n:.3f}), expected between {low} and {high} for a probability of "
+             f"{num(p)} (a correct solution lands outside this range with probability below {false_failure:g})")
+
+
+def expect_frequencies(counts, p, *, false_failure=FALSE_FAILURE, what="the draws", label="outcome"):
+    """Fail when the counts of the outcomes of n draws (counts[j] for outcome j, of probability p[j]) do not
+    fit the probabilities: each count must lie in its `binomial_range` at false_failure / len(p), so that a
+    correct solution fails with probability at most `false_failure` in all."""
+    counts, p = [int(c) for c in counts], [float(v) for v in p]
+    n = sum(counts)
+    for j, (c, pj) in enumerate(zip(counts, p)):
+        low, high = binomial_range(n, pj, false_failure / len(p))
+        if not low <= c <= high:
+            if pj == 0.0:
+                fail(f"{what}: {label} {j} came {c} times in {n} draws, but its probability is 0 "
+                     f"(p = {_list(p)}, counts = {counts})")
+            fail(f"{what}: {label} {j} came {c} times in {n} draws ({c / n:.3f}), expected between {low} and "
+                 f"{high} for its probability p[{j}] = {pj:.3f} (p = {_list(p)}, counts = {counts}; a correct "
+                 f"solution fails this check with probability below {false_failure:g})")
+
+
+def _list(values):
+    return "[" + ", ".join(num(round(v, 3)) for v in values) + "]"
