@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of
+from grader.core.testkit import num
 
 NEG_INF = float("-inf")
 
@@ -127,13 +128,6 @@ def _diagnose(got, n_heads, T):
     return ""
 
 
-def _num(x):
-    x = float(x)
-    if math.isinf(x) or math.isnan(x):
-        return str(x)
-    return "0" if x == 0 else f"{x:.6g}"
-
-
 def _call(alibi_bias, n_heads, T, *, values=True):
     """Call the learner's function; return (float64 copy, absolute tolerance) after checking the shape.
 
@@ -174,13 +168,13 @@ def _check_mask(got, n_heads, T):
         h, r, c = (int(k) for k in np.argwhere(not_masked)[0])
         value = got[h, r, c]
         hint = _diagnose(got, n_heads, T)
-        fail(f"{what}[{h}, {r}, {c}] (key j={c} after query i={r}): expected -inf, got {_num(value)} "
+        fail(f"{what}[{h}, {r}, {c}] (key j={c} after query i={r}): expected -inf, got {num(value)} "
              f"({int(not_masked.sum())} of {int(future.sum())} entries above the diagonal are not -inf){hint}")
     wrong = ~future & ~np.isfinite(got)
     if wrong.any():
         h, r, c = (int(k) for k in np.argwhere(wrong)[0])
         fail(f"{what}[{h}, {r}, {c}] (key j={c}, query i={r}, j <= i): expected the finite value "
-             f"{_num(_bias(n_heads, T)[h, r, c])}, got {_num(got[h, r, c])} ({int(wrong.sum())} entries on or "
+             f"{num(_bias(n_heads, T)[h, r, c])}, got {num(got[h, r, c])} ({int(wrong.sum())} entries on or "
              f"below the diagonal are not finite){_diagnose(got, n_heads, T)}")
 
 
@@ -194,8 +188,8 @@ def _compare(got, n_heads, T, atol):
     if error.max() > atol:
         h, i, j = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
-        fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {j}]: expected -m_{h} * ({i} - {j}) = {_num(expected[h, i, j])}, "
-             f"got {_num(got[h, i, j])} ({wrong} of {int(finite.sum())} finite entries differ)"
+        fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {j}]: expected -m_{h} * ({i} - {j}) = {num(expected[h, i, j])}, "
+             f"got {num(got[h, i, j])} ({wrong} of {int(finite.sum())} finite entries differ)"
              f"{_diagnose(got, n_heads, T)}")
 
 
@@ -221,7 +215,7 @@ def test_diagonal_is_zero(alibi_bias):
         if bad.any():
             h, i = (int(k) for k in np.argwhere(bad)[0])
             fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {i}]: expected 0 (distance i - j = 0), "
-                 f"got {_num(diagonal[h, i])} ({int(bad.sum())} of {diagonal.size} diagonal entries differ)"
+                 f"got {num(diagonal[h, i])} ({int(bad.sum())} of {diagonal.size} diagonal entries differ)"
                  f"{_diagnose(got, n_heads, T)}")
 
 
@@ -235,9 +229,9 @@ def test_slopes(alibi_bias):
             value = got[h, 1, 0]
             if not abs(-value - want) <= atol:
                 fail(f"alibi_bias({n_heads}, {T})[{h}, 1, 0] = -m_{h} * (1 - 0): expected -2^(-8*{h + 1}/{n_heads}) "
-                     f"= {_num(-want)}, got {_num(value)}; for {n_heads} head(s) the slopes are "
-                     f"{', '.join(_num(_slope(k, n_heads)) for k in range(min(n_heads, 4)))}"
-                     f"{', ...' if n_heads > 4 else ''}, each 2^(-8/{n_heads}) = {_num(_slope(0, n_heads))} "
+                     f"= {num(-want)}, got {num(value)}; for {n_heads} head(s) the slopes are "
+                     f"{', '.join(num(_slope(k, n_heads)) for k in range(min(n_heads, 4)))}"
+                     f"{', ...' if n_heads > 4 else ''}, each 2^(-8/{n_heads}) = {num(_slope(0, n_heads))} "
                      f"times the previous one{_diagnose(got, n_heads, T)}")
 
 
@@ -261,9 +255,9 @@ def test_hand_checked_entries(alibi_bias):
         if math.isinf(want):
             ok, expected = bool(np.isneginf(value)), f"-inf ({formula})"
         else:
-            ok, expected = abs(value - want) <= atol, f"{formula} = {_num(want)}"
+            ok, expected = abs(value - want) <= atol, f"{formula} = {num(want)}"
         if not ok:
-            fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {j}]: expected {expected}, got {_num(value)}"
+            fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {j}]: expected {expected}, got {num(value)}"
                  f"{_diagnose(got, n_heads, T)}")
     _compare(got, n_heads, T, atol)
 
@@ -276,13 +270,13 @@ def test_linear_in_distance(alibi_bias):
         step = got[h, 1, 0]
         if not np.isfinite(step):
             fail(f"alibi_bias({n_heads}, {T})[{h}, 1, 0] (key 0, one position before query 1): expected the "
-                 f"finite bias -m_{h}, got {_num(step)}{_diagnose(got, n_heads, T)}")
+                 f"finite bias -m_{h}, got {num(step)}{_diagnose(got, n_heads, T)}")
         for i in range(T):
             for j in range(i + 1):
                 want = (i - j) * step
                 if not abs(got[h, i, j] - want) <= atol:
                     fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {j}]: expected (i - j) times the bias at "
-                         f"distance 1, {i - j} * {_num(step)} = {_num(want)}, got {_num(got[h, i, j])}; "
+                         f"distance 1, {i - j} * {num(step)} = {num(want)}, got {num(got[h, i, j])}; "
                          f"the penalty grows linearly with the distance{_diagnose(got, n_heads, T)}")
 
 

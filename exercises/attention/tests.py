@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of
+from grader.core.testkit import num, num_pair
 
 
 # ---- the formula, in plain Python, with switches that reproduce known mistakes ------------------
@@ -170,22 +171,10 @@ def _compare(got, expected, tol, q, k, v, *, label="out"):
         index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > 0).sum())
         where = "[" + ", ".join(str(i) for i in index) + "]"
-        want, have = _nums(expected[index], got[index])
+        want, have = num_pair(expected[index], got[index])
         fail(f"attention(q, k, v) for {_shapes(q, k, v)}: {label}{where} expected {want}, "
              f"got {have} ({wrong} of {error.size} entries differ){_diagnose(got, q, k, v)}",
              got=got, expected=expected)
-
-
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _nums(expected, got):
-    """Both numbers with 6 significant digits, or with 12 when 6 do not tell them apart."""
-    want, have = _num(expected), _num(got)
-    if want == have:
-        want, have = f"{float(expected):.12g}", f"{float(got):.12g}"
-    return want, have
 
 
 def _random(rng, *shape, scale=1.0):
@@ -220,7 +209,7 @@ def test_hand_checked(attention):
     ]
     for i, c, want, formula in hand:
         if not abs(got[i, c] - want) <= tol + 1e-7 * abs(want):
-            shown_want, shown_got = _nums(want, got[i, c])
+            shown_want, shown_got = num_pair(want, got[i, c])
             fail(f"attention(q, k, v) for q = {q.tolist()}, k = {k.tolist()}, v = {v.tolist()}: "
                  f"out[{i}, {c}] expected {formula} = {shown_want}, got {shown_got}"
                  f"{_diagnose(got, q, k, v)}")
@@ -255,7 +244,7 @@ def test_weights_rows_sum_to_one(attention):
     if got.min() < -tol:
         i, j = (int(x) for x in np.unravel_index(int(np.argmin(got)), got.shape))
         fail(f"{what}: weight[{i}, {j}] expected a value >= 0 (weights come out of a softmax), "
-             f"got {_num(got[i, j])}{_diagnose(got, q, k, v)}")
+             f"got {num(got[i, j])}{_diagnose(got, q, k, v)}")
     sums = got.sum(axis=1)
     bad = np.abs(sums - 1.0) > tol * Tk + 1e-7
     if bad.any():
@@ -266,7 +255,7 @@ def test_weights_rows_sum_to_one(attention):
                     "it must run over the keys, axis=-1)")
         elif abs(got.sum() - 1.0) <= 1e-4:
             hint = " (the whole matrix sums to 1: each row needs its own softmax, over axis=-1)"
-        fail(f"{what}: row {i} of the weights expected to sum to 1, got {_num(sums[i])} "
+        fail(f"{what}: row {i} of the weights expected to sum to 1, got {num(sums[i])} "
              f"({int(bad.sum())} of {Tq} rows are off){hint or _diagnose(got, q, k, v)}")
     expected = _expected(q, k, v, weights_only=True)
     _compare(got, expected, tol, q, k, v, label="weight")
@@ -298,7 +287,7 @@ def test_sharp_and_uniform(attention):
     for i in range(2):
         for c in range(3):
             if not abs(got[i, c] - mean[c]) <= tol + 1e-7:
-                shown_want, shown_got = _nums(mean[c], got[i, c])
+                shown_want, shown_got = num_pair(mean[c], got[i, c])
                 fail(f"attention(q, k, v) with 4 identical keys: out[{i}, {c}] expected the mean of v's "
                      f"column {c} = {shown_want} (equal scores, every weight 1/4), got {shown_got}"
                      f"{_diagnose(got, q, k, v)}")

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of
+from grader.core.testkit import num, num_pair
 
 
 # ---- the formula, in plain Python, with switches that reproduce known mistakes ------------------
@@ -173,18 +174,6 @@ def _call(causal_attention, q, k, v, *, batched=False, finite=True):
     return got, tol
 
 
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _nums(expected, got):
-    """Both numbers with 6 significant digits, or with 12 when 6 do not tell them apart."""
-    want, have = _num(expected), _num(got)
-    if want == have:
-        want, have = f"{float(expected):.12g}", f"{float(got):.12g}"
-    return want, have
-
-
 def _index(index):
     return "[" + ", ".join(str(i) for i in index) + "]"
 
@@ -196,7 +185,7 @@ def _compare(got, expected, tol, q, k, v, *, label="out", what=None):
     if error.max() > 0:
         index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > 0).sum())
-        want, have = _nums(expected[index], got[index])
+        want, have = num_pair(expected[index], got[index])
         what = what or f"causal_attention(q, k, v) for {_shapes(q, k, v)}"
         fail(f"{what}: {label}{_index(index)} expected {want}, got {have} "
              f"({wrong} of {error.size} entries differ){_diagnose(got, q, k, v)}", got=got, expected=expected)
@@ -228,7 +217,7 @@ def test_hand_checked(causal_attention):
     for i in range(3):
         for c in range(2):
             if not abs(got[i, c] - running_mean[i][c]) <= tol:
-                want, have = _nums(running_mean[i][c], got[i, c])
+                want, have = num_pair(running_mean[i][c], got[i, c])
                 fail(f"causal_attention(q, k, v) with every key 0 (all scores equal), q = {q.tolist()}, "
                      f"v = {v.tolist()}: out[{i}, {c}] expected the mean of v[0..{i}, {c}] = {want}, "
                      f"got {have}{_diagnose(got, q, k, v)}")
@@ -249,7 +238,7 @@ def test_hand_checked(causal_attention):
     got, tol = _call(causal_attention, q, q, v)
     for i, c, want, formula in hand:
         if not abs(got[i, c] - want) <= tol + 1e-7 * abs(want):
-            shown_want, shown_got = _nums(want, got[i, c])
+            shown_want, shown_got = num_pair(want, got[i, c])
             fail(f"causal_attention(q, q, v) for q = {q.tolist()}, v = {v.tolist()}: out[{i}, {c}] expected "
                  f"{formula} = {shown_want}, got {shown_got}{_diagnose(got, q, q, v)}")
 
@@ -262,7 +251,7 @@ def test_first_row(causal_attention):
     got, tol = _call(causal_attention, q, k, v)
     for c in range(dv):
         if not abs(got[0, c] - v[0, c]) <= tol:
-            want, have = _nums(v[0, c], got[0, c])
+            want, have = num_pair(v[0, c], got[0, c])
             fail(f"causal_attention(q, k, v) for {_shapes(q, k, v)}: out[0, {c}] expected v[0, {c}] = {want} "
                  f"(query 0 may only attend to key 0, with weight 1), got {have}{_diagnose(got, q, k, v)}")
 
@@ -279,13 +268,13 @@ def test_weights(causal_attention):
     if future.max() > tol:
         i, j = (int(x) for x in np.unravel_index(int(np.argmax(future)), future.shape))
         fail(f"{what}: weight[{i}, {j}] expected 0 (key {j} is in the future of query {i}, j > i), "
-             f"got {_num(got[i, j])} ({int((future > tol).sum())} of {T * (T - 1) // 2} weights above the "
+             f"got {num(got[i, j])} ({int((future > tol).sum())} of {T * (T - 1) // 2} weights above the "
              f"diagonal are not 0){_diagnose(got, q, k, v)}")
     sums = got.sum(axis=1)
     off = np.abs(sums - 1.0) > tol * T + 1e-7
     if off.any():
         i = int(np.argmax(off))
-        fail(f"{what}: the weights of query {i} expected to sum to 1, got {_num(sums[i])} "
+        fail(f"{what}: the weights of query {i} expected to sum to 1, got {num(sums[i])} "
              f"({int(off.sum())} of {T} rows are off){_diagnose(got, q, k, v)}")
     _compare(got, np.array(_weights_2d(q.tolist(), k.tolist())), tol, q, k, v, label="weight", what=what)
 
@@ -306,7 +295,7 @@ def test_causality(causal_attention):
         change[np.isnan(change)] = np.inf
         if change.max() > max(tol, tol2):
             i, c = (int(x) for x in np.unravel_index(int(np.argmax(change)), change.shape))
-            was, now = _nums(before[i, c], after[i, c])
+            was, now = num_pair(before[i, c], after[i, c])
             fail(f"causal_attention(q, k, v) for {_shapes(q, k, v)}: changing the q, k and v rows of tokens "
                  f"{t}..{T - 1} changed out[{i}, {c}] from {was} to {now}; output row {i} may only depend on "
                  f"tokens 0..{i}{_diagnose(before, q, k, v)}")

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.testkit import expected_got, num
 
 
 # ---- the formula, in plain Python ---------------------------------------------------------------
@@ -34,13 +35,6 @@ def _log_probs(rows):
 def _loss(rows, targets):
     """The correct loss: mean over t of lse(row t) - row t[target t]."""
     return sum(_lse(row) - row[y] for row, y in zip(rows, targets)) / len(rows)
-
-
-def _num(x):
-    x = float(x)
-    if not math.isfinite(x):
-        return str(x)
-    return f"{x:.9g}"
 
 
 # ---- classic mistakes ---------------------------------------------------------------------------
@@ -157,7 +151,7 @@ def _check(cross_entropy, rows, targets, **options):
     # Logits are only known to rtol * |logit|, and so is the loss: scale with both.
     scale = max(1.0, abs(want), max(abs(v) for row in rows for v in row))
     if not (math.isfinite(got) and abs(got - want) <= rtol * scale):
-        fail(f"{what}: expected {_num(want)}, got {_num(got)}{_diagnose(got, rows, targets)}")
+        fail(f"{what}: {expected_got(want, got)}{_diagnose(got, rows, targets)}")
     return got
 
 
@@ -186,7 +180,7 @@ def test_hand_checked(cross_entropy):
         got, rtol, what = _call(cross_entropy, [[0.0] * V for _ in range(T)], targets)
         want = math.log(V)
         if not (math.isfinite(got) and abs(got - want) <= rtol * max(1.0, want)):
-            fail(f"{what} with every logit 0: expected ln {V} = {_num(want)}, got {_num(got)}"
+            fail(f"{what} with every logit 0: expected ln {V} = {num(want)}, got {num(got)}"
                  f"{_diagnose(got, [[0.0] * V for _ in range(T)], targets)}")
     # A one-row case small enough to check by hand: softmax([ln 1, ln 3]) = [1/4, 3/4].
     _check(cross_entropy, [[0.0, math.log(3.0)]], [0])
@@ -203,7 +197,7 @@ def test_mean_over_positions(cross_entropy):
             if abs(got - copies * once) <= 1e-6 * max(1.0, abs(copies * once)):
                 hint = " (it grew with the number of positions: that is a sum, the loss is the mean over positions)"
             fail(f"{what}: the same 3 positions repeated {copies} times should give the same loss as once, "
-                 f"{_num(once)}, got {_num(got)}{hint or _diagnose(got, rows * copies, targets * copies)}")
+                 f"{num(once)}, got {num(got)}{hint or _diagnose(got, rows * copies, targets * copies)}")
 
 
 def test_each_position_own_target(cross_entropy):

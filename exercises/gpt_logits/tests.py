@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of
+from grader.core.testkit import expected_got, num
 
 EPS = 1e-5
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -190,19 +191,6 @@ def _diagnose(got, ids, p, n_heads, atol):
 
 # ---- calling and comparing -------------------------------------------------------------------------
 
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _pair(expected, got):
-    """'expected E, got G' with enough digits for E and G to differ on the page."""
-    expected, got = float(expected), float(got)
-    for digits in range(6, 13):
-        e, g = f"{expected:.{digits}g}", f"{got:.{digits}g}"
-        if e != g:
-            break
-    return f"expected {e}, got {g}"
-
 
 def _describe(ids, p, n_heads):
     V, C = p["W_E"].shape
@@ -240,13 +228,13 @@ def _compare(got, expected, factor, ids, p, n_heads, label=""):
     bad = ~np.isfinite(got)
     if bad.any():
         t, v = (int(k) for k in np.argwhere(bad)[0])
-        fail(f"{what}: logits[{t}, {v}] expected {_num(expected[t, v])}, got {_num(got[t, v])} "
+        fail(f"{what}: logits[{t}, {v}] {expected_got(expected[t, v], got[t, v])} "
              f"({int(bad.sum())} non-finite value(s))", got=got, expected=expected)
     error = np.abs(got - expected)
     if error.max() > atol:
         t, v = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
-        fail(f"{what}: logits[{t}, {v}] {_pair(expected[t, v], got[t, v])} "
+        fail(f"{what}: logits[{t}, {v}] {expected_got(expected[t, v], got[t, v])} "
              f"({wrong} of {error.size} entries differ){_diagnose(got, ids, p, n_heads, atol)}", got=got, expected=expected)
 
 
@@ -343,7 +331,7 @@ def test_causal(gpt_logits):
             t, v = (int(k) for k in np.unravel_index(int(np.argmax(moved)), moved.shape))
             fail(f"gpt_logits with T={T}, C={C}, V={V}, 2 blocks: changing only ids[{changed}] (from "
                  f"{int(ids[changed])} to {int(other[changed])}) changed logits[{t}, {v}] from "
-                 f"{_num(before[t, v])} to {_num(after[t, v])}; the logits of positions before {changed} must "
+                 f"{num(before[t, v])} to {num(after[t, v])}; the logits of positions before {changed} must "
                  f"not depend on it. The attention in every block must be causal (query i attends only to "
                  f"keys j <= i), and everything else works row by row")
 

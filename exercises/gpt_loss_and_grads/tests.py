@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.testkit import expected_got, num
 
 EPS = 1e-5
 BLOCK_KEYS = ("ln1_g", "ln1_b", "W_q", "W_k", "W_v", "W_o", "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
@@ -358,10 +359,6 @@ def _arrays(grads, expected):
     return out + [(f"grads[{key!r}]", grads[key], expected[key]) for key in ("lnf_g", "lnf_b")]
 
 
-def _num(value):
-    return f"{float(value):.6g}"
-
-
 def _compare(loss, grads, ids, targets, p, n_heads, factor, what):
     """Fail at the loss, or at the worst entry of the first gradient (in p's order) that differs."""
     want_loss, want = _loss_and_grads(ids, targets, p, n_heads)
@@ -370,8 +367,8 @@ def _compare(loss, grads, ids, targets, p, n_heads, factor, what):
         return _diagnose(loss, grads, ids, targets, p, n_heads, factor)
 
     if not abs(loss - want_loss) <= factor * max(1.0, abs(want_loss)):
-        fail(f"{what}: the loss should be {_num(want_loss)} (step 14's cross_entropy of step 13's logits), "
-             f"got {_num(loss)}{diagnose()}")
+        fail(f"{what}: the loss should be {num(want_loss)} (step 14's cross_entropy of step 13's logits), "
+             f"got {num(loss)}{diagnose()}")
     arrays = _arrays(grads, want)
     floor = 1e-3 * max(float(np.abs(expected).max(initial=0.0)) for _, _, expected in arrays)
     for name, got, expected in arrays:
@@ -382,7 +379,7 @@ def _compare(loss, grads, ids, targets, p, n_heads, factor, what):
             index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
             shown = "[" + ", ".join(str(i) for i in index) + "]"
             wrong = int((error > atol).sum())
-            fail(f"{what}: {name}{shown} expected {_num(expected[index])}, got {_num(got[index])} "
+            fail(f"{what}: {name}{shown} {expected_got(expected[index], got[index])} "
                  f"({wrong} of {error.size} entries differ){diagnose()}", got=got, expected=expected)
 
 
@@ -442,8 +439,8 @@ def test_loss(gpt_loss_and_grads):
         hint = ""
         if abs(loss - want * len(ids)) <= factor * want * len(ids):
             hint = " (looks like the sum over positions: the loss is the mean, divide by T)"
-        fail(f"{what}: the loss should be {_num(want)}, the mean over positions of -log softmax(logits[t])"
-             f"[targets[t]], got {_num(loss)}{hint}")
+        fail(f"{what}: the loss should be {num(want)}, the mean over positions of -log softmax(logits[t])"
+             f"[targets[t]], got {num(loss)}{hint}")
 
 
 def test_hand_checked(gpt_loss_and_grads):
@@ -459,15 +456,15 @@ def test_hand_checked(gpt_loss_and_grads):
         label = f", lnf_g = lnf_b = 0, targets {[int(y) for y in targets]}"
         loss, grads, factor, what = _call(gpt_loss_and_grads, ids, targets, p, 2, label=label)
         if not abs(loss - math.log(V)) <= factor * math.log(V):
-            fail(f"{what}: every logit is 0, so the loss should be log(V) = log({V}) = {_num(math.log(V))}, "
-                 f"got {_num(loss)}{_diagnose(loss, grads, ids, targets, p, 2, factor)}")
+            fail(f"{what}: every logit is 0, so the loss should be log(V) = log({V}) = {num(math.log(V))}, "
+                 f"got {num(loss)}{_diagnose(loss, grads, ids, targets, p, 2, factor)}")
         W_E = p["W_E"]
         want = W_E.mean(axis=0) - W_E[targets].mean(axis=0)
         error = np.abs(grads["lnf_b"] - want)
         if not error.max() <= _atol(want, factor, 1.0):
             c = int(np.argmax(error))
-            fail(f"{what}: grads['lnf_b'][{c}] expected {_num(want[c])} (the mean of column {c} of W_E minus the "
-                 f"mean of W_E[targets[t], {c}]), got {_num(grads['lnf_b'][c])}"
+            fail(f"{what}: grads['lnf_b'][{c}] expected {num(want[c])} (the mean of column {c} of W_E minus the "
+                 f"mean of W_E[targets[t], {c}]), got {num(grads['lnf_b'][c])}"
                  f"{_diagnose(loss, grads, ids, targets, p, 2, factor)}", got=grads["lnf_b"], expected=want)
         _compare(loss, grads, ids, targets, p, 2, factor, what)
 
@@ -501,7 +498,7 @@ def test_finite_differences(gpt_loss_and_grads):
             numeric = (plus - minus) / (2 * h)
             if not abs(got[index] - numeric) <= 1e-6 * max(1.0, abs(numeric)):
                 shown = "[" + ", ".join(str(i) for i in index) + "]"
-                fail(f"{what}: {name}{shown} is {_num(got[index])}, but the loss changes at rate {_num(numeric)} "
+                fail(f"{what}: {name}{shown} is {num(got[index])}, but the loss changes at rate {num(numeric)} "
                      f"when {source}{shown} moves (central difference, h = 1e-5)"
                      f"{_diagnose(loss, grads, ids, targets, p, n_heads, factor)}")
 

@@ -13,10 +13,7 @@ import numpy as np
 
 from grader.core.checks import Failed, as_array, expect_close, fail, precision_of
 from grader.core.random_checks import array, compare_on_random_inputs
-
-
-def _num(x):
-    return f"{float(x):.8g}"
+from grader.core.testkit import expected_got, num
 
 
 def _expected(x, gamma, beta, eps):
@@ -134,7 +131,7 @@ def _check(layer_norm, x, gamma, beta, eps=None):
     if error.max() > tol:
         index = tuple(int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > tol).sum())
-        fail(f"{what}: entry {list(index)} expected {_num(expected[index])}, got {_num(got[index])} "
+        fail(f"{what}: entry {list(index)} {expected_got(expected[index], got[index])} "
              f"({wrong} of {error.size} entries differ)"
              f"{_diagnose(got, x, gamma, beta, e, max(10 * tol, 1e-8))}", got=got, expected=expected)
     return got
@@ -154,7 +151,7 @@ def test_hand_checked(layer_norm):
     got = _check(layer_norm, np.array([[1.0, 3.0]]), np.ones(2), np.zeros(2), eps=0.0)
     if not (abs(got[0, 0] + 1.0) <= 1e-6 and abs(got[0, 1] - 1.0) <= 1e-6):
         fail(f"layer_norm([[1, 3]], [1, 1], [0, 0], eps=0): expected [-1, 1] (mean 2, variance 1), "
-             f"got [{_num(got[0, 0])}, {_num(got[0, 1])}]")
+             f"got [{num(got[0, 0])}, {num(got[0, 1])}]")
     # mean 4, variance (4 + 0 + 4) / 3 = 8/3, so x_hat = [-sqrt(3/2), 0, sqrt(3/2)] = [-1.224745, 0, 1.224745];
     # gamma = [1, 2, 0.5] and beta = [0, 1, -1] give [-1.224745, 1, -0.387628].
     got = _check(layer_norm, np.array([[2.0, 4.0, 6.0]]), np.array([1.0, 2.0, 0.5]), np.array([0.0, 1.0, -1.0]),
@@ -162,7 +159,7 @@ def test_hand_checked(layer_norm):
     for c, want in enumerate([-math.sqrt(1.5), 1.0, 0.5 * math.sqrt(1.5) - 1.0]):
         if not abs(got[0, c] - want) <= 1e-6:
             fail(f"layer_norm([[2, 4, 6]], gamma=[1, 2, 0.5], beta=[0, 1, -1], eps=0)[0, {c}]: expected "
-                 f"{_num(want)}, got {_num(got[0, c])}")
+                 f"{num(want)}, got {num(got[0, c])}")
     # Default eps: [1, 2, 3, 4] has mean 2.5 and variance 1.25.
     _check(layer_norm, np.array([[1.0, 2.0, 3.0, 4.0]]), np.ones(4), np.zeros(4))
 
@@ -180,13 +177,13 @@ def test_mean_zero_variance_one(layer_norm):
     target = np.array([v / (v + 1e-5) for v in x.var(axis=-1)])
     t = int(np.argmax(np.abs(means)))
     if not abs(means[t]) <= tol:
-        fail(f"{what}: row {t} should have mean 0, got mean {_num(means[t])}"
+        fail(f"{what}: row {t} should have mean 0, got mean {num(means[t])}"
              f"{_diagnose(got, x, np.ones(C), np.zeros(C), 1e-5, 1e-6)}")
     t = int(np.argmax(np.abs(variances - target)))
     if not abs(variances[t] - target[t]) <= tol:
         hint = _diagnose(got, x, np.ones(C), np.zeros(C), 1e-5, 1e-6)
         fail(f"{what}: row {t} should have variance {target[t]:.8f} (1 up to eps: var / (var + eps), with the "
-             f"biased variance, ddof=0), got variance {_num(variances[t])}{hint}")
+             f"biased variance, ddof=0), got variance {num(variances[t])}{hint}")
     _check(layer_norm, x, np.ones(C), np.zeros(C))
 
 

@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of
+from grader.core.testkit import expected_got, num
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
@@ -115,19 +116,6 @@ def _diagnose(got, args, atol):
 
 # ---- calling and comparing -------------------------------------------------------------------------
 
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _pair(expected, got):
-    """'expected E, got G' with enough digits for E and G to differ on the page."""
-    expected, got = float(expected), float(got)
-    for digits in range(6, 13):
-        e, g = f"{expected:.{digits}g}", f"{got:.{digits}g}"
-        if e != g:
-            break
-    return f"expected {e}, got {g}"
-
 
 def _describe(x, W1):
     return f"mlp(x, W1, b1, W2, b2) with T={x.shape[0]}, C={x.shape[1]}, F={W1.shape[1]}"
@@ -164,13 +152,13 @@ def _compare(got, expected, factor, args, label=""):
     bad = ~np.isfinite(got)
     if bad.any():
         t, c = (int(k) for k in np.argwhere(bad)[0])
-        fail(f"{what}: entry [{t}, {c}] should be {_num(expected[t, c])}, got {_num(got[t, c])} "
+        fail(f"{what}: entry [{t}, {c}] should be {num(expected[t, c])}, got {num(got[t, c])} "
              f"({int(bad.sum())} non-finite value(s))", got=got, expected=expected)
     error = np.abs(got - expected)
     if error.max() > atol:
         t, c = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
-        fail(f"{what}: entry [{t}, {c}] {_pair(expected[t, c], got[t, c])} "
+        fail(f"{what}: entry [{t}, {c}] {expected_got(expected[t, c], got[t, c])} "
              f"({wrong} of {error.size} entries differ){_diagnose(got, args, atol)}", got=got, expected=expected)
 
 
@@ -257,7 +245,7 @@ def test_rows_independent(mlp):
         if np.abs(single[0] - full[t]).max() > max(factor, factor_1) * scale:
             c = int(np.argmax(np.abs(single[0] - full[t])))
             fail(f"row {t} of the result depends on the other rows: for x of shape {x.shape}, row {t} entry {c} "
-                 f"is {_num(full[t, c])}, but mlp on x[{t}:{t + 1}] alone gives {_num(single[0, c])}; "
+                 f"is {num(full[t, c])}, but mlp on x[{t}:{t + 1}] alone gives {num(single[0, c])}; "
                  f"the MLP treats every position separately")
     _compare(full, _mlp(*args), factor, args)
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of
+from grader.core.testkit import num_pair
 
 
 # ---- the formula, in plain Python, with switches that reproduce known mistakes ------------------
@@ -206,18 +207,6 @@ def _call(mha, args):
     return got, tol
 
 
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _nums(expected, got):
-    """Both numbers with 6 significant digits, or with 12 when 6 do not tell them apart."""
-    want, have = _num(expected), _num(got)
-    if want == have:
-        want, have = f"{float(expected):.12g}", f"{float(got):.12g}"
-    return want, have
-
-
 def _compare(got, expected, tol, args, *, note=""):
     """Fail at the worst entry where `got` differs from `expected`."""
     error = np.abs(got - expected) - (tol + 1e-7 * np.abs(expected))
@@ -225,7 +214,7 @@ def _compare(got, expected, tol, args, *, note=""):
     if error.max() > 0:
         t, c = (int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > 0).sum())
-        want, have = _nums(expected[t, c], got[t, c])
+        want, have = num_pair(expected[t, c], got[t, c])
         fail(f"{_describe(args)}{note}: out[{t}, {c}] expected {want}, got {have} "
              f"({wrong} of {error.size} entries differ){_diagnose(got, args)}", got=got, expected=expected)
 
@@ -267,7 +256,7 @@ def test_hand_checked(multi_head_attention):
         got, tol = _call(multi_head_attention, args)
         for n, (t, c) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):
             if not abs(got[t, c] - want[t][c]) <= tol:
-                shown_want, shown_got = _nums(want[t][c], got[t, c])
+                shown_want, shown_got = num_pair(want[t][c], got[t, c])
                 fail(f"multi_head_attention(x, I, I, I, I, n_heads={H}) for x = {x.tolist()} and every W the 2x2 "
                      f"identity: out[{t}, {c}] expected {formulas[n]} = {shown_want}, got {shown_got}"
                      f"{_diagnose(got, args)}")
@@ -301,7 +290,7 @@ def test_heads_own_their_columns(multi_head_attention):
     change[:, D:2 * D] = 0.0
     if change.max() > max(tol, tol2):
         t, c = (int(i) for i in np.unravel_index(int(np.argmax(change)), change.shape))
-        was, now = _nums(before[t, c], after[t, c])
+        was, now = num_pair(before[t, c], after[t, c])
         fail(f"{_describe(args)} with W_o = identity: changing only the columns {D}..{2 * D - 1} of W_q, W_k and "
              f"W_v (head 1's) changed out[{t}, {c}], which belongs to head {c // D}, from {was} to {now}; head h "
              f"uses only the columns h*D:(h+1)*D of q, k and v and fills only those columns of the output"
@@ -322,7 +311,7 @@ def test_causality(multi_head_attention):
         change = np.abs(after[:t] - before[:t])
         if change.max() > max(tol, tol2):
             i, c = (int(n) for n in np.unravel_index(int(np.argmax(change)), change.shape))
-            was, now = _nums(before[i, c], after[i, c])
+            was, now = num_pair(before[i, c], after[i, c])
             fail(f"{_describe(args)}: changing the tokens x[{t}..{T - 1}] changed out[{i}, {c}] from {was} to "
                  f"{now}; output row {i} may only depend on x[0..{i}] (every head is causal){_diagnose(before, args)}")
 

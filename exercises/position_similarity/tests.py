@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, expect_finite, fail, precision_of
+from grader.core.testkit import expected_got, num
 
 
 def _frequency(i, C):
@@ -53,10 +54,6 @@ def _diagnose(S, T, C):
     return ""
 
 
-def _num(x):
-    return f"{float(x):.6g}"
-
-
 def _call(position_similarity, T, C):
     """Call the learner's function; return (float64 copy, tolerance) after checking shape and finiteness."""
     precision = precision_of(T, C)
@@ -90,7 +87,7 @@ def test_diagonal(position_similarity):
         for p in range(T):
             if not abs(S[p, p] - C / 2) <= tol:
                 fail(f"S[{p}, {p}] for T={T}, C={C}: expected C/2 = {C // 2} (each pair adds "
-                     f"sin^2 + cos^2 = 1), got {_num(S[p, p])}{_diagnose(S, T, C)}")
+                     f"sin^2 + cos^2 = 1), got {num(S[p, p])}{_diagnose(S, T, C)}")
 
 
 def test_symmetric(position_similarity):
@@ -101,8 +98,8 @@ def test_symmetric(position_similarity):
     if error.max() > tol:
         p1, p2 = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
         p1, p2 = min(p1, p2), max(p1, p2)
-        fail(f"S[{p2}, {p1}] for T={T}, C={C}: expected S[{p1}, {p2}] = {_num(S[p1, p2])} "
-             f"(a dot product does not depend on the order), got {_num(S[p2, p1])}{_diagnose(S, T, C)}")
+        fail(f"S[{p2}, {p1}] for T={T}, C={C}: expected S[{p1}, {p2}] = {num(S[p1, p2])} "
+             f"(a dot product does not depend on the order), got {num(S[p2, p1])}{_diagnose(S, T, C)}")
 
 
 def test_depends_only_on_offset(position_similarity):
@@ -113,7 +110,7 @@ def test_depends_only_on_offset(position_similarity):
     if error.max() > tol:
         p1, p2 = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
         fail(f"S[{p1 + 1}, {p2 + 1}] for T={T}, C={C}: expected the same value as S[{p1}, {p2}] = "
-             f"{_num(S[p1, p2])} (both pairs have offset {p1 - p2}), got {_num(S[p1 + 1, p2 + 1])}"
+             f"{num(S[p1, p2])} (both pairs have offset {p1 - p2}), got {num(S[p1 + 1, p2 + 1])}"
              f"{_diagnose(S, T, C)}")
 
 
@@ -127,13 +124,13 @@ def test_hand_checked_entries(position_similarity):
         want = sum(math.cos(d * _frequency(i, C)) for i in range(C // 2))
         formula = f"cos({d}) + cos({d * 0.1:g}) + cos({d * 0.01:g}) + cos({d * 0.001:g})"
         if not abs(S[p1, p2] - want) <= tol:
-            fail(f"S[{p1}, {p2}] for T={T}, C={C}: expected {formula} = {_num(want)}, "
-                 f"got {_num(S[p1, p2])}{_diagnose(S, T, C)}")
+            fail(f"S[{p1}, {p2}] for T={T}, C={C}: expected {formula} = {num(want)}, "
+                 f"got {num(S[p1, p2])}{_diagnose(S, T, C)}")
     expected = _similarity(T, C)
     error = np.abs(S - expected)
     if error.max() > tol:
         p1, p2 = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
-        fail(f"S[{p1}, {p2}] for T={T}, C={C}: expected {_num(expected[p1, p2])}, got {_num(S[p1, p2])}"
+        fail(f"S[{p1}, {p2}] for T={T}, C={C}: {expected_got(expected[p1, p2], S[p1, p2])}"
              f"{_diagnose(S, T, C)}")
 
 
@@ -145,5 +142,5 @@ def test_bounded(position_similarity):
     if outside.any():
         p1, p2 = (int(v) for v in np.argwhere(outside)[0])
         fail(f"S[{p1}, {p2}] for T={T}, C={C}: expected a value in [-{C // 2}, {C // 2}] "
-             f"(a sum of {C // 2} cosines), got {_num(S[p1, p2])} "
+             f"(a sum of {C // 2} cosines), got {num(S[p1, p2])} "
              f"({int(outside.sum())} values outside){_diagnose(S, T, C)}")

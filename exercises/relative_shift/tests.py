@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, expect_finite, fail, precision_of
+from grader.core.testkit import expected_got, num
 
 
 def _frequency(i, C):
@@ -69,10 +70,6 @@ def _diagnose(M, delta, C):
     return ""
 
 
-def _num(x):
-    return f"{float(x):.6g}"
-
-
 def _call(relative_shift, delta, C):
     """Call the learner's function; return (float64 copy, tolerance) after checking the shape."""
     precision = precision_of(delta, C)
@@ -104,7 +101,7 @@ def test_block_diagonal(relative_shift):
         if outside.any():
             r, c = (int(v) for v in np.argwhere(outside)[0])
             fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected 0 (outside the 2x2 diagonal blocks), "
-                 f"got {_num(M[r, c])} ({int(outside.sum())} such entries are non-zero){_diagnose(M, delta, C)}",
+                 f"got {num(M[r, c])} ({int(outside.sum())} such entries are non-zero){_diagnose(M, delta, C)}",
                  got=M, expected=_matrix(delta, C))
 
 
@@ -116,7 +113,7 @@ def test_identity_at_zero(relative_shift):
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"M[{r}, {c}] for delta=0, C={C}: expected {1 if r == c else 0} (shifting by 0 changes nothing), "
-                 f"got {_num(M[r, c])}{_diagnose(M, 0, C)}", got=M, expected=np.eye(C))
+                 f"got {num(M[r, c])}{_diagnose(M, 0, C)}", got=M, expected=np.eye(C))
 
 
 def test_hand_checked_entries(relative_shift):
@@ -134,7 +131,7 @@ def test_hand_checked_entries(relative_shift):
     ]
     for r, c, formula, want in entries:
         if not abs(M[r, c] - want) <= tol:
-            fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected {formula} = {_num(want)}, got {_num(M[r, c])}"
+            fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected {formula} = {num(want)}, got {num(M[r, c])}"
                  f"{_diagnose(M, delta, C)}")
     for delta, C in [(2, 4), (-3, 8)]:
         M, tol = _call(relative_shift, delta, C)
@@ -142,7 +139,7 @@ def test_hand_checked_entries(relative_shift):
         error = np.abs(M - expected)
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
-            fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected {_num(expected[r, c])}, got {_num(M[r, c])}"
+            fail(f"M[{r}, {c}] for delta={delta}, C={C}: {expected_got(expected[r, c], M[r, c])}"
                  f"{_diagnose(M, delta, C)}", got=M, expected=expected)
 
 
@@ -161,7 +158,7 @@ def test_shifts_encodings(relative_shift):
             j = int(np.argmax(error))
             fn = "sin" if j % 2 == 0 else "cos"
             fail(f"(M_delta @ PE[t])[{j}] for delta={delta}, t={t}, C={C}: expected PE[{t + delta}, {j}] = "
-                 f"{fn}({t + delta} * omega_{j // 2}) = {_num(want[j])}, got {_num(got[j])}{_diagnose(M, delta, C)}")
+                 f"{fn}({t + delta} * omega_{j // 2}) = {num(want[j])}, got {num(got[j])}{_diagnose(M, delta, C)}")
 
 
 def test_composition(relative_shift):
@@ -176,7 +173,7 @@ def test_composition(relative_shift):
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"(M_b @ M_a)[{r}, {c}] for a={a}, b={b}, C={C}: expected M_{a + b}[{r}, {c}] = "
-                 f"{_num(S[r, c])} (your relative_shift({a + b}, {C})), got {_num(product[r, c])}"
+                 f"{num(S[r, c])} (your relative_shift({a + b}, {C})), got {num(product[r, c])}"
                  f"{_diagnose(A, a, C)}")
 
 
@@ -189,5 +186,5 @@ def test_orthogonal(relative_shift):
         if error.max() > 2 * tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"(M_delta^T M_delta)[{r}, {c}] for delta={delta}, C={C}: expected {1 if r == c else 0}, "
-                 f"got {_num(gram[r, c])}; a rotation keeps lengths, so M_delta^T M_delta must be the identity"
+                 f"got {num(gram[r, c])}; a rotation keeps lengths, so M_delta^T M_delta must be the identity"
                  f"{_diagnose(M, delta, C)}")

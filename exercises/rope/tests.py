@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, expect_finite, fail, precision_of
+from grader.core.testkit import expected_got, num
 
 
 def _rotated(rows, base=10000.0, *, half=False, block=None, exponent=None, start=0,
@@ -105,10 +106,6 @@ def _diagnose(got, rows, base):
     return ""
 
 
-def _num(x):
-    return f"{float(x):.6g}"
-
-
 def _describe(rows, base, index=""):
     """How the call is shown in messages, e.g. 'rope(x, base=100)[1, 2] for float32 x of shape (4, 6)'."""
     call = "rope(x)" if base == 10000.0 else f"rope(x, base={base:g})"
@@ -149,7 +146,7 @@ def _compare(got, rows, base, atol):
     if error.max() > atol:
         t, j = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
-        fail(f"{_describe(rows, base, f'[{t}, {j}]')}: expected {_num(expected[t, j])}, got {_num(got[t, j])} "
+        fail(f"{_describe(rows, base, f'[{t}, {j}]')}: {expected_got(expected[t, j], got[t, j])} "
              f"({wrong} of {error.size} entries differ){_diagnose(got, rows.astype(np.float64), base)}",
              got=got, expected=expected)
 
@@ -172,8 +169,8 @@ def test_position_zero_unchanged(rope):
         error = np.abs(got[0] - rows[0])
         if error.max() > atol:
             j = int(np.argmax(error))
-            fail(f"{_describe(rows, 10000.0, f'[0, {j}]')}: expected x[0, {j}] = {_num(rows[0, j])} "
-                 f"(at t = 0 every angle is 0, so row 0 is not rotated), got {_num(got[0, j])}"
+            fail(f"{_describe(rows, 10000.0, f'[0, {j}]')}: expected x[0, {j}] = {num(rows[0, j])} "
+                 f"(at t = 0 every angle is 0, so row 0 is not rotated), got {num(got[0, j])}"
                  f"{_diagnose(got, rows, 10000.0)}")
 
 
@@ -192,7 +189,7 @@ def test_hand_checked_entries(rope):
     ]
     for t, j, formula, want in entries:
         if not abs(got[t, j] - want) <= atol:
-            fail(f"rope(np.ones((3, 4)))[{t}, {j}]: expected {formula} = {_num(want)}, got {_num(got[t, j])}"
+            fail(f"rope(np.ones((3, 4)))[{t}, {j}]: expected {formula} = {num(want)}, got {num(got[t, j])}"
                  f"{_diagnose(got, rows, 10000.0)}")
     # A single pair (d = 2) traces the unit circle: row t is (cos t, sin t).
     rows = np.array([[1.0, 0.0]] * 5)
@@ -214,7 +211,7 @@ def test_preserves_pair_lengths(rope):
         if error.max() > atol:
             t, i = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"{_describe(rows, 10000.0)}: the length of pair {i} (columns {2 * i}, {2 * i + 1}) in row {t} "
-                 f"should stay {_num(before[t, i])}, got {_num(after[t, i])}; a rotation keeps lengths"
+                 f"should stay {num(before[t, i])}, got {num(after[t, i])}; a rotation keeps lengths"
                  f"{_diagnose(got, rows, 10000.0)}")
 
 
@@ -239,8 +236,8 @@ def test_relative_positions(rope):
         t, s, t0, s0 = where
         hint = _diagnose(got_q, Q, 10000.0) or _diagnose(got_k, K, 10000.0)
         fail(f"with the same q in every row of Q and the same k in every row of K (d={d}), "
-             f"rope(Q)[{t}] . rope(K)[{s}] should equal rope(Q)[{t0}] . rope(K)[{s0}] = {_num(scores[t0, s0])} "
-             f"(same offset t - s = {t - s}), got {_num(scores[t, s])}; rotating both by their own positions "
+             f"rope(Q)[{t}] . rope(K)[{s}] should equal rope(Q)[{t0}] . rope(K)[{s0}] = {num(scores[t0, s0])} "
+             f"(same offset t - s = {t - s}), got {num(scores[t, s])}; rotating both by their own positions "
              f"leaves only the relative angle{hint}")
 
 

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of
+from grader.core.testkit import expected_got, num
 
 EPS = 1e-5
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -180,19 +181,6 @@ def _diagnose(got, x, p, n_heads, atol):
 
 # ---- calling and comparing -------------------------------------------------------------------------
 
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _pair(expected, got):
-    """'expected E, got G' with enough digits for E and G to differ on the page."""
-    expected, got = float(expected), float(got)
-    for digits in range(6, 13):
-        e, g = f"{expected:.{digits}g}", f"{got:.{digits}g}"
-        if e != g:
-            break
-    return f"expected {e}, got {g}"
-
 
 def _describe(x, p, n_heads):
     T, C = x.shape
@@ -227,13 +215,13 @@ def _compare(got, expected, factor, x, p, n_heads, label=""):
     bad = ~np.isfinite(got)
     if bad.any():
         t, c = (int(k) for k in np.argwhere(bad)[0])
-        fail(f"{what}: entry [{t}, {c}] expected {_num(expected[t, c])}, got {_num(got[t, c])} "
+        fail(f"{what}: entry [{t}, {c}] {expected_got(expected[t, c], got[t, c])} "
              f"({int(bad.sum())} non-finite value(s))", got=got, expected=expected)
     error = np.abs(got - expected)
     if error.max() > atol:
         t, c = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
-        fail(f"{what}: entry [{t}, {c}] {_pair(expected[t, c], got[t, c])} "
+        fail(f"{what}: entry [{t}, {c}] {expected_got(expected[t, c], got[t, c])} "
              f"({wrong} of {error.size} entries differ){_diagnose(got, x, p, n_heads, atol)}", got=got, expected=expected)
 
 
@@ -321,7 +309,7 @@ def test_causal(transformer_block):
         if moved.max() > atol:
             t, c = (int(k) for k in np.unravel_index(int(np.argmax(moved)), moved.shape))
             fail(f"transformer_block with T={T}, C={C}, n_heads={n_heads}: changing only token {changed} changed "
-                 f"row {t} (entry [{t}, {c}] went from {_num(before[t, c])} to {_num(after[t, c])}); rows "
+                 f"row {t} (entry [{t}, {c}] went from {num(before[t, c])} to {num(after[t, c])}); rows "
                  f"before {changed} must not depend on it. Attention must be causal: query i attends only "
                  f"to keys j <= i (set the scores of j > i to -inf before the softmax)")
 

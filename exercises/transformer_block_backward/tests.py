@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.testkit import expected_got, num
 
 EPS = 1e-5
 KEYS = ("ln1_g", "ln1_b", "W_q", "W_k", "W_v", "W_o", "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
@@ -275,10 +276,6 @@ def _call(transformer_block_backward, x, p, n_heads, dout, label=""):
     return dx, grads, _factor(precision), what
 
 
-def _num(value):
-    return f"{float(value):.6g}"
-
-
 def _compare(dx, grads, expected_dx, expected, factor, what, diagnose):
     """Fail at the worst entry of the first array (dx, then the grads in p's order) that differs."""
     floor = 1e-3 * max(float(np.abs(a).max(initial=0.0)) for a in [expected_dx, *expected.values()])
@@ -291,7 +288,7 @@ def _compare(dx, grads, expected_dx, expected, factor, what, diagnose):
             index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
             shown = "[" + ", ".join(str(i) for i in index) + "]"
             wrong = int((error > atol).sum())
-            fail(f"{what}: {name}{shown} expected {_num(want[index])}, got {_num(got[index])} "
+            fail(f"{what}: {name}{shown} {expected_got(want[index], got[index])} "
                  f"({wrong} of {error.size} entries differ){diagnose()}", got=got, expected=want)
 
 
@@ -343,7 +340,7 @@ def test_residual_paths(transformer_block_backward):
     error = np.abs(dx - dout)
     if not error.max() <= _atol(dout, factor, 1.0):
         t, c = (int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
-        fail(f"{what}: dx[{t}, {c}] expected dout[{t}, {c}] = {_num(dout[t, c])}, got {_num(dx[t, c])}: with both "
+        fail(f"{what}: dx[{t}, {c}] expected dout[{t}, {c}] = {num(dout[t, c])}, got {num(dx[t, c])}: with both "
              f"sublayers' outputs constant, out = x + b2, and the residual connections pass dout to dx unchanged"
              f"{_diagnose(dx, grads, x, p, n_heads, dout, factor)}", got=dx, expected=dout)
     expected_dx, expected = _backward(x, p, n_heads, dout)
@@ -361,7 +358,7 @@ def test_row_sums(transformer_block_backward):
     for t in range(T):
         want, got = float(dout[t].sum()), float(dx[t].sum())
         if not abs(got - want) <= _atol(dx, factor, 1.0) * C:
-            fail(f"{what}: row {t} of dx sums to {_num(got)}, but row {t} of dout sums to {_num(want)}; they are "
+            fail(f"{what}: row {t} of dx sums to {num(got)}, but row {t} of dout sums to {num(want)}; they are "
                  f"equal since adding a constant to row {t} of x adds it to row {t} of the output (both layer norms "
                  f"ignore it, the residuals carry it){_diagnose(dx, grads, x, p, n_heads, dout, factor)}")
 
@@ -378,7 +375,7 @@ def test_first_row_only(transformer_block_backward):
     if not later.max() <= _atol(dx, factor, 1.0):
         t, c = (int(i) for i in np.unravel_index(int(np.argmax(later)), later.shape))
         t += 1
-        fail(f"{what}: dx[{t}, {c}] = {_num(dx[t, c])}, expected 0: output row 0 depends only on row 0 of x (the "
+        fail(f"{what}: dx[{t}, {c}] = {num(dx[t, c])}, expected 0: output row 0 depends only on row 0 of x (the "
              f"attention is causal), so the later rows of x get no gradient"
              f"{_diagnose(dx, grads, x, p, n_heads, dout, factor)}")
     expected_dx, expected = _backward(x, p, n_heads, dout)
@@ -415,8 +412,8 @@ def test_finite_differences(transformer_block_backward):
             if not abs(got[index] - numeric) <= 1e-6 * max(1.0, abs(numeric)):
                 source = "x" if name == "dx" else f"p[{name[7:-2]!r}]"
                 shown = "[" + ", ".join(str(i) for i in index) + "]"
-                fail(f"{what}: {name}{shown} is {_num(got[index])}, but sum(out * dout) changes at rate "
-                     f"{_num(numeric)} when {source}{shown} moves (central difference, h = 1e-5)"
+                fail(f"{what}: {name}{shown} is {num(got[index])}, but sum(out * dout) changes at rate "
+                     f"{num(numeric)} when {source}{shown} moves (central difference, h = 1e-5)"
                      f"{_diagnose(dx, grads, x, p, n_heads, dout, factor)}")
 
 

@@ -30,3 +30,9 @@ def num_pair(expected, got, digits=SHORT_DIGITS):
         if num(expected, precision) != num(got, precision):
             return num(expected, min(precision + 1, MAX_DIGITS)), num(got, min(precision + 1, MAX_DIGITS))
     return num(expected, MAX_DIGITS), num(got, MAX_DIGITS)
+
+
+def expected_got(expected, got, digits=SHORT_DIGITS):
+    """"expected E, got G", the two numbers written by `num_pair`."""
+    want, have = num_pair(expected, got, digits)
+    return f"expected {want}, got {have}"

@@ -2,7 +2,8 @@
 
     from grader.core.testkit import call, compare, diagnose, expect_gradient, expect_frequencies, num_pair
 
-- `num`, `num_pair`: numbers for messages; a pair shows the digits that differ ("expected -0.5, got -0.49999994").
+- `num`, `num_pair`, `expected_got`: numbers for messages; a pair shows the digits that differ
+  ("expected -0.5, got -0.49999994").
 - `call`, `call_many`: call the learner's function and get its result as checked float64 arrays (not None,
   an ndarray, precise enough, the right shape, with a hint for a telling wrong shape).
 - `compare`: fail at the worst entry, naming the classic mistake the result matches (`diagnose`).
@@ -20,10 +21,10 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of, type_name
-from grader.core.numbers import num, num_pair
+from grader.core.numbers import expected_got, num, num_pair
 
 __all__ = ["Called", "binomial_range", "call", "call_many", "compare", "diagnose", "expect_count",
-           "expect_frequencies", "expect_gradient", "num", "num_pair", "numeric_gradient"]
+           "expect_frequencies", "expect_gradient", "expected_got", "num", "num_pair", "numeric_gradient"]
 
 FALSE_FAILURE = 1e-6  # default chance that a statistical check fails a correct solution
 
