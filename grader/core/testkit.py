@@ -94,13 +94,15 @@ def diagnose(got, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first"):
 
     `mistakes` is a list of (result, hint), or a function returning one, so that nothing is computed
     unless a test fails; a result may also be a function of no arguments, called only when reached.
-    A mistake that gives the `correct` result (when given) explains nothing and is skipped, and so is one
+    A mistake that gives the `correct` result (when given: an array, or a function of no arguments returning
+    it) explains nothing and is skipped, and so is one
     whose result cannot be computed or has another shape.  `pick`: "first" match, "closest" match, or
     the match only when every matching mistake has the same hint ("unique").
     """
     try:
         with np.errstate(all="ignore"):
             got = np.asarray(got, dtype=np.float64)
+            correct = _evaluate(correct) if correct is not None else None
             found = []  # (largest difference, hint)
             for candidate, hint in (mistakes() if callable(mistakes) else mistakes):
                 wrong = _evaluate(candidate)
