@@ -6,6 +6,7 @@
   ("expected -0.5, got -0.49999994").
 - `call`, `call_many`: call the learner's function and get its result as checked float64 arrays (not None,
   an ndarray, precise enough, the right shape, with a hint for a telling wrong shape).
+- `items`, `as_float`, `as_int`, `as_int_list`: other results (tuples, numbers, ids), type-checked with hints.
 - `compare`: fail at the worst entry, naming the classic mistake the result matches (`diagnose`).
 - `diagnose`: " (looks like ...)" for the first (or closest, or only) mistake that reproduces a result.
 - `numeric_gradient`, `expect_gradient`: central differences, entry by entry.
@@ -23,8 +24,9 @@ import numpy as np
 from grader.core.checks import as_array, fail, precision_of, type_name
 from grader.core.numbers import expected_got, num, num_pair
 
-__all__ = ["Called", "binomial_range", "call", "call_many", "compare", "diagnose", "expect_count",
-           "expect_frequencies", "expect_gradient", "expected_got", "num", "num_pair", "numeric_gradient"]
+__all__ = ["Called", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many", "compare",
+           "diagnose", "expect_count", "expect_frequencies", "expect_gradient", "expected_got", "items", "num",
+           "num_pair", "numeric_gradient"]
 
 FALSE_FAILURE = 1e-6  # default chance that a statistical check fails a correct solution
 
@@ -57,12 +59,7 @@ def call_many(entry, *args, names, shapes=None, what=None, shape_hint=None, prec
     """
     what = what or f"{_name(entry)}(...)"
     precision = precision or precision_of(*args, *kwargs.values())
-    result = entry(*args, **kwargs)
-    wanted = f"a tuple of {len(names)} arrays ({', '.join(names)})"
-    if not issubclass(type(result), (tuple, list)):
-        fail(f"{what}: expected {wanted}, got {type_name(result)}")
-    if len(result) != len(names):
-        fail(f"{what}: expected {wanted}, got {len(result)} value(s)")
+    result = items(entry(*args, **kwargs), what, names=names)
     values = []
     for index, (name, item) in enumerate(zip(names, result)):
         shape = None if shapes is None else shapes[index]
@@ -80,6 +77,76 @@ def _as_checked_array(result, precision, what, shape, shape_hint):
         hint = shape_hint(tuple(value.shape)) if shape_hint is not None else ""
         fail(f"{what}: expected shape {tuple(shape)}, got {tuple(value.shape)}{f' ({hint})' if hint else ''}")
     return value
+
+
+def items(value, what, *, names=None):
+    """The items of a tuple or list the learner returned (as a tuple), read without calling its methods;
+    fails when `value` is neither, or (with `names`) does not hold one item per name."""
+    wanted = "a tuple" if names is None else f"a tuple of {len(names)} values ({', '.join(names)})"
+    if issubclass(type(value), tuple):
+        found = tuple(tuple.__iter__(value))
+    elif issubclass(type(value), list):
+        found = tuple(list.__iter__(value))
+    else:
+        fail(f"{what}: expected {wanted}, got {type_name(value)}")
+    if names is not None and len(found) != len(names):
+        fail(f"{what}: expected {wanted}, got {len(found)} value(s)")
+    return found
+
+
+def as_float(value, precision, what, *, array_hint=""):
+    """A real number the learner returned (a Python or numpy float, or a 0-d float array) as a Python float,
+    at least as precise as `precision`; `array_hint` says what an array in its place suggests."""
+    kind = type(value)
+    if issubclass(kind, float):                   # np.float64 too
+        return float.__float__(value)
+    if issubclass(kind, (np.ndarray, np.generic)):
+        array = np.array(value, copy=True, subok=False)
+        if array.shape != ():
+            fail(f"{what} should be a single number, got an array of shape {array.shape}"
+                 f"{f' ({array_hint})' if array_hint else ''}")
+        if array.dtype.kind != "f":
+            fail(f"{what} should be a floating-point number, got a numpy {array.dtype} value")
+        return float(as_array(array, precision, what=what))
+    hint = " (return a float: float(...) converts it)" if issubclass(kind, int) and not issubclass(kind, bool) else ""
+    fail(f"{what} should be a floating-point number, got {type_name(value)}{hint}")
+
+
+def as_int(value, what, *, of="an id"):
+    """A Python int or numpy integer the learner returned, as a Python int (a bool is refused)."""
+    kind = type(value)
+    if issubclass(kind, (bool, np.bool_)):
+        fail(f"{what} should be {of} (an int), got a bool")
+    if issubclass(kind, int):
+        return int.__index__(value)
+    if issubclass(kind, np.integer):
+        return int(np.array(value, copy=True, subok=False))
+    hint = ""
+    if issubclass(kind, np.ndarray):
+        hint = " (return one number, not an array; int(...) converts it)"
+    elif issubclass(kind, (float, np.floating)):
+        hint = " (an integer is expected, not a float)"
+    fail(f"{what} should be {of} (an int), got {type_name(value)}{hint}")
+
+
+def as_int_list(value, what, *, item="id"):
+    """A Python list of Python ints the learner returned, as a list, failing with a hint on a numpy array,
+    a tuple, or an item that is not a Python int."""
+    if type(value) is not list:
+        hint = ""
+        if issubclass(type(value), np.ndarray):
+            hint = " (a numpy array: return a Python list, e.g. with .tolist())"
+        elif type(value) is tuple:
+            hint = " (return a list, not a tuple)"
+        fail(f"{what} should return a Python list of ints, got {type_name(value)}{hint}")
+    found = list(list.__iter__(value))
+    for position, entry in enumerate(found):
+        if type(entry) is not int:
+            hint = ""
+            if issubclass(type(entry), np.integer):
+                hint = " (a numpy integer: convert it with int(...), or use .tolist() on a numpy array)"
+            fail(f"{what}: {item} {position} should be a Python int, got {type_name(entry)}{hint}")
+    return found
 
 
 def _name(entry):
