@@ -6,6 +6,7 @@
   ("expected -0.5, got -0.49999994").
 - `call`, `call_many`: call the learner's function and get its result as checked float64 arrays (not None,
   an ndarray, precise enough, the right shape, with a hint for a telling wrong shape).
+- `checked_array`: the same checks on a result already in hand.
 - `items`, `as_float`, `as_int`, `as_int_list`: other results (tuples, numbers, ids), type-checked with hints.
 - `compare`: fail at the worst entry, naming the classic mistake the result matches (`diagnose`).
 - `diagnose`: " (looks like ...)" for the first (or closest, or only) mistake that reproduces a result.
@@ -24,8 +25,8 @@ import numpy as np
 from grader.core.checks import as_array, fail, precision_of, type_name
 from grader.core.numbers import expected_got, num, num_pair
 
-__all__ = ["Called", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many", "compare",
-           "diagnose", "expect_count", "expect_frequencies", "expect_gradient", "expected_got", "items", "num",
+__all__ = ["Called", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many", "checked_array",
+           "compare", "diagnose", "expect_count", "expect_frequencies", "expect_gradient", "expected_got", "items", "num",
            "num_pair", "numeric_gradient"]
 
 FALSE_FAILURE = 1e-6  # default chance that a statistical check fails a correct solution
@@ -47,7 +48,7 @@ def call(entry, *args, what=None, shape=None, shape_hint=None, precision=None, *
     what = what or f"{_name(entry)}(...)"
     precision = precision or precision_of(*args, *kwargs.values())
     result = entry(*args, **kwargs)
-    value = _as_checked_array(result, precision, what, shape, shape_hint)
+    value = checked_array(result, precision, what=what, shape=shape, shape_hint=shape_hint)
     return Called(value, precision, what)
 
 
@@ -64,11 +65,12 @@ def call_many(entry, *args, names, shapes=None, what=None, shape_hint=None, prec
     for index, (name, item) in enumerate(zip(names, result)):
         shape = None if shapes is None else shapes[index]
         hint = None if shape_hint is None else (lambda got, name=name: shape_hint(name, got))
-        values.append(_as_checked_array(item, precision, f"{name} of {what}", shape, hint))
+        values.append(checked_array(item, precision, what=f"{name} of {what}", shape=shape, shape_hint=hint))
     return Called(values, precision, what)
 
 
-def _as_checked_array(result, precision, what, shape, shape_hint):
+def checked_array(result, precision, *, what="your function's result", shape=None, shape_hint=None):
+    """A result the learner returned, checked as `call` checks it, as a float64 array copy."""
     shown = "an array" if shape is None else f"an array of shape {tuple(shape)}"
     if result is None:
         fail(f"{what}: expected {shown}, got None (did you forget to return the result?)")
