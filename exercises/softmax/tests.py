@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import fail, precision_of
+from grader.core.checks import fail
 from grader.core.testkit import call, diagnose, num, num_pair
 
 
