@@ -96,21 +96,27 @@ def items(value, what, *, names=None):
     return found
 
 
-def as_float(value, precision, what, *, array_hint=""):
+def as_float(value, precision, what, *, shape_hint=None):
     """A real number the learner returned (a Python or numpy float, or a 0-d float array) as a Python float,
-    at least as precise as `precision`; `array_hint` says what an array in its place suggests."""
+    at least as precise as `precision`; `shape_hint(shape)` says what an array in its place suggests."""
     kind = type(value)
     if issubclass(kind, float):                   # np.float64 too
         return float.__float__(value)
     if issubclass(kind, (np.ndarray, np.generic)):
         array = np.array(value, copy=True, subok=False)
-        if array.shape != ():
-            fail(f"{what} should be a single number, got an array of shape {array.shape}"
-                 f"{f' ({array_hint})' if array_hint else ''}")
         if array.dtype.kind != "f":
-            fail(f"{what} should be a floating-point number, got a numpy {array.dtype} value")
+            hint = " (an int() or integer dtype somewhere?)" if array.dtype.kind in "iu" else ""
+            fail(f"{what} should be a floating-point number, got a numpy {array.dtype} value{hint}")
+        if array.shape != ():
+            hint = shape_hint(tuple(array.shape)) if shape_hint is not None else ""
+            fail(f"{what} should be a single number (a float or a 0-d array), got an array of shape "
+                 f"{array.shape}{f' ({hint})' if hint else ''}")
         return float(as_array(array, precision, what=what))
-    hint = " (return a float: float(...) converts it)" if issubclass(kind, int) and not issubclass(kind, bool) else ""
+    hint = ""
+    if issubclass(kind, int) and not issubclass(kind, bool):
+        hint = " (return a float: float(...) converts it)"
+    elif issubclass(kind, (list, tuple)):
+        hint = " (return the number itself, not a container holding it)"
     fail(f"{what} should be a floating-point number, got {type_name(value)}{hint}")
 
 
