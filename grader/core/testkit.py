@@ -9,7 +9,8 @@
 - `checked_array`: the same checks on a result already in hand.
 - `items`, `as_float`, `as_int`, `as_int_list`: other results (tuples, numbers, ids), type-checked with hints.
 - `compare`: fail at the worst entry, naming the classic mistake the result matches (`diagnose`).
-- `diagnose`: " (looks like ...)" for the first (or closest, or only) mistake that reproduces a result.
+- `diagnose`: " (looks like ...)" for the first (or closest, or only) mistake that reproduces a result;
+  `Diagnosis` binds an exercise's mistakes once, for tests that diagnose in many places.
 - `numeric_gradient`, `expect_gradient`: central differences, entry by entry.
 - `binomial_range`, `expect_count`, `expect_frequencies`: counts of random results, checked with a stated
   probability of failing a correct solution.
@@ -25,9 +26,9 @@ import numpy as np
 from grader.core.checks import as_array, fail, precision_of, type_name
 from grader.core.numbers import expected_got, num, num_pair
 
-__all__ = ["Called", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many", "checked_array",
-           "compare", "diagnose", "expect_count", "expect_frequencies", "expect_gradient", "expected_got", "items", "num",
-           "num_pair", "numeric_gradient"]
+__all__ = ["Called", "Diagnosis", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many",
+           "checked_array", "compare", "diagnose", "expect_count", "expect_frequencies", "expect_gradient",
+           "expected_got", "items", "num", "num_pair", "numeric_gradient"]
 
 FALSE_FAILURE = 1e-6  # default chance that a statistical check fails a correct solution
 
@@ -196,6 +197,29 @@ def diagnose(got, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first"):
         hints = {hint for _, hint in found}
         return f" ({hints.pop()})" if len(hints) == 1 else ""
     return f" ({min(found, key=lambda f: f[0])[1]})" if found else ""
+
+
+class Diagnosis:
+    """An exercise's classic mistakes, bound once, to name the one a wrong result matches:
+
+        _diagnosis = Diagnosis(_mistakes, correct=_expected, pick="unique")
+        ...
+        fail(f"... {_diagnosis(got, y, dout, axis, atol=tol)}")
+
+    `mistakes(*inputs)` returns [(result, hint)] and `correct(*inputs)` the right result; they are called
+    only when a diagnosis is asked for.  Calling the Diagnosis is `diagnose` on them (atol, rtol and pick
+    default to those given here).
+    """
+
+    def __init__(self, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first"):
+        self.mistakes, self.correct = mistakes, correct
+        self.atol, self.rtol, self.pick = atol, rtol, pick
+
+    def __call__(self, got, *inputs, atol=None, rtol=None):
+        correct = None if self.correct is None else (lambda: self.correct(*inputs))
+        return diagnose(got, lambda: self.mistakes(*inputs), correct=correct,
+                        atol=self.atol if atol is None else atol, rtol=self.rtol if rtol is None else rtol,
+                        pick=self.pick)
 
 
 def _evaluate(candidate):
