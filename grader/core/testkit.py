@@ -172,8 +172,9 @@ def diagnose(got, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first"):
     unless a test fails; a result may also be a function of no arguments, called only when reached.
     A mistake that gives the `correct` result (when given: an array, or a function of no arguments returning
     it) explains nothing and is skipped, and so is one
-    whose result cannot be computed or has another shape.  `pick`: "first" match, "closest" match, or
-    the match only when every matching mistake has the same hint ("unique").
+    whose result cannot be computed or has another shape.  `pick`: the "first" match, the "closest" match,
+    the match only when every matching mistake has the same hint ("unique"), or "all" of them (inputs that
+    cannot tell mistakes apart then name each).
     """
     try:
         with np.errstate(all="ignore"):
@@ -193,9 +194,11 @@ def diagnose(got, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first"):
                     found.append((float(np.nan_to_num(error, nan=0.0).max()) if error.size else 0.0, hint))
     except Exception:  # a guess must never break the test
         return ""
+    hints = list(dict.fromkeys(hint for _, hint in found))
     if pick == "unique":
-        hints = {hint for _, hint in found}
-        return f" ({hints.pop()})" if len(hints) == 1 else ""
+        return f" ({hints[0]})" if len(hints) == 1 else ""
+    if pick == "all" and len(hints) > 1:
+        return " (these inputs match more than one classic mistake: " + "; or ".join(hints) + ")"
     return f" ({min(found, key=lambda f: f[0])[1]})" if found else ""
 
 
