@@ -1,4 +1,5 @@
 # Reshapes the stacked heads (n_heads, T, D) straight to (T, C) without moving the head axis first.
+# expect: looks like the
 import numpy as np
 
 
