@@ -84,7 +84,7 @@ def _why(got, x, dout, atol):
 
 # ---- calling the learner's function -------------------------------------------------------------
 
-def _call(gelu_backward, x, dout, *, dout_as_list=False):
+def _gradient(gelu_backward, x, dout, *, dout_as_list=False):
     """Call the learner's function; return (float64 copy, precision, description) after the shape check."""
     kind = f" {x.dtype}" if x.dtype != np.float64 else ""
     shown = "dout as a nested list" if dout_as_list else "dout"
@@ -102,7 +102,7 @@ def _tolerance(precision, expected):
 
 def _check(gelu_backward, x, dout, **options):
     """Call gelu_backward and compare each entry with the plain-Python formula; return the learner's array."""
-    got, precision, what = _call(gelu_backward, x, dout, **options)
+    got, precision, what = _gradient(gelu_backward, x, dout, **options)
     expected = _table(x, dout, _derivative)
     tol = _tolerance(precision, expected)
     error = np.abs(got - expected)
@@ -130,14 +130,14 @@ def _random_case(seed, shape, low=-4.0, high=4.0, dtype=np.float64):
 def test_shape(gelu_backward):
     """Output has the shape of x (1-D, 2-D and 3-D)"""
     for seed, shape in [(1, (7,)), (2, (3, 4)), (3, (2, 3, 4)), (4, (1,))]:
-        _call(gelu_backward, *_random_case(seed, shape))
+        _gradient(gelu_backward, *_random_case(seed, shape))
 
 
 def test_hand_checked(gelu_backward):
     """Hand-checked values: gelu'(0) = 0.5, gelu'(1) = 1.0829641, gelu'(-1) = -0.0829641, gelu'(2) = 1.0860993"""
     x = np.array([0.0, 1.0, -1.0, 2.0])
     dout = np.array([1.0, 2.0, 1.0, -1.0])
-    got, _, what = _call(gelu_backward, x, dout)
+    got, _, what = _gradient(gelu_backward, x, dout)
     for i, want in enumerate([0.5, 2.1659282, -0.0829641, -1.0860993]):
         if not abs(got[i] - want) <= 1e-6:
             fail(f"{what} with x = {x.tolist()}, dout = {dout.tolist()}, entry {i}: expected {want}, "
@@ -148,7 +148,7 @@ def test_hand_checked(gelu_backward):
 def test_finite_differences(gelu_backward):
     """Agrees with central differences of sum(gelu(x) * dout) for every entry of x"""
     x, dout = _random_case(5, (3, 4))
-    got, _, what = _call(gelu_backward, x, dout)
+    got, _, what = _gradient(gelu_backward, x, dout)
     h = 1e-6
     for index in np.ndindex(x.shape):
         v, d = float(x[index]), float(dout[index])
@@ -181,8 +181,8 @@ def test_symmetry(gelu_backward):
     """gelu'(x) + gelu'(-x) = 1 for every x"""
     x = np.array([0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.5])
     ones = np.ones_like(x)
-    plus, precision, what = _call(gelu_backward, x, ones)
-    minus, _, _ = _call(gelu_backward, -x, ones)
+    plus, precision, what = _gradient(gelu_backward, x, ones)
+    minus, _, _ = _gradient(gelu_backward, -x, ones)
     total = plus + minus
     tol = precision.tolerance(float64=1e-8)
     for i, v in enumerate(x):

@@ -79,7 +79,7 @@ def _shape_hint(shape, T, C):
     return ""
 
 
-def _call(sinusoidal_pe, T, C):
+def _pe_table(sinusoidal_pe, T, C):
     """The learner's table (float64 copy) and the tolerance, after checking the shape."""
     table, precision, _ = call(sinusoidal_pe, T, C, what=f"sinusoidal_pe({T}, {C})", shape=(T, C),
                                shape_hint=lambda shape: _shape_hint(shape, T, C))
@@ -95,13 +95,13 @@ def _compare(table, expected, atol, T, C):
 def test_shape(sinusoidal_pe):
     """Output shape is (T, C)"""
     for T, C in [(16, 8), (5, 2), (1, 6), (7, 12)]:
-        _call(sinusoidal_pe, T, C)
+        _pe_table(sinusoidal_pe, T, C)
 
 
 def test_position_zero(sinusoidal_pe):
     """At position t=0, even dims are 0 (sin) and odd dims are 1 (cos)"""
     for T, C in [(4, 8), (1, 2), (3, 16)]:
-        table, tol = _call(sinusoidal_pe, T, C)
+        table, tol = _pe_table(sinusoidal_pe, T, C)
         for j in range(C):
             want, name = (0.0, "sin(0)") if j % 2 == 0 else (1.0, "cos(0)")
             got = table[0, j]
@@ -114,7 +114,7 @@ def test_hand_checked_entries(sinusoidal_pe):
     """Matches the explicit formula at a hand-checked entry"""
     # With C = 8 the frequencies 1/10000**(2i/8) are exactly 1, 0.1, 0.01 and 0.001.
     T, C = 8, 8
-    table, tol = _call(sinusoidal_pe, T, C)
+    table, tol = _pe_table(sinusoidal_pe, T, C)
     entries = [
         (3, 1, "cos(3 * 1)"),
         (5, 2, "sin(5 * 0.1)"),
@@ -137,7 +137,7 @@ def test_hand_checked_entries(sinusoidal_pe):
 def test_values_in_range(sinusoidal_pe):
     """All values lie in [-1, 1]"""
     T, C = 100, 20
-    table, tol = _call(sinusoidal_pe, T, C)
+    table, tol = _pe_table(sinusoidal_pe, T, C)
     expect_finite(table, what="PE")
     outside = (table < -1.0 - tol) | (table > 1.0 + tol)
     if outside.any():
@@ -153,7 +153,7 @@ def test_values_in_range(sinusoidal_pe):
 def test_no_collisions(sinusoidal_pe):
     """Different positions produce different encodings (no collisions)"""
     T, C = 64, 8
-    table, tol = _call(sinusoidal_pe, T, C)
+    table, tol = _pe_table(sinusoidal_pe, T, C)
     expect_finite(table, what="PE")
     distance = np.sqrt(((table[:, None, :] - table[None, :, :]) ** 2).sum(axis=2))
     distance[np.arange(T), np.arange(T)] = np.inf
@@ -172,7 +172,7 @@ def test_no_collisions(sinusoidal_pe):
 def test_long_sequence(sinusoidal_pe):
     """Larger sequence length still produces a valid table (extrapolation)"""
     T, C = 2048, 32
-    table, tol = _call(sinusoidal_pe, T, C)
+    table, tol = _pe_table(sinusoidal_pe, T, C)
     expect_finite(table, what="PE")
     expect_in_range(table, -1.0, 1.0, tol=tol, what=f"PE for T={T}, C={C}")
     # Loose tolerance: in float32 an angle near 2047 is only good to about 1e-4.

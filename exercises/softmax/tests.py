@@ -73,7 +73,7 @@ def _candidates(x, axis):
     return out
 
 
-def _call(softmax, x, axis=None):
+def _probabilities(softmax, x, axis=None):
     """Call softmax(x) or softmax(x, axis=axis); return (float64 copy, absolute tolerance, description)."""
     what = f"softmax(x{'' if axis is None else f', axis={axis}'}) for x of shape {x.shape} ({x.dtype})"
     ax = (axis if axis is not None else -1) % x.ndim
@@ -93,7 +93,7 @@ def _call(softmax, x, axis=None):
 
 def _check(softmax, x, axis=None):
     """Compare the learner's softmax(x, axis) with the plain-Python one; return the learner's array."""
-    got, tol, what = _call(softmax, x, axis)
+    got, tol, what = _probabilities(softmax, x, axis)
     ax = -1 if axis is None else axis
     expected = _expected(x, ax)
 
@@ -123,8 +123,8 @@ def test_shape(softmax):
     """Output has the same shape as x"""
     rng = np.random.default_rng(0)
     for shape in [(5,), (3, 4), (2, 3, 4), (1, 1)]:
-        _call(softmax, rng.standard_normal(shape))
-    _call(softmax, rng.standard_normal((3, 4)), axis=0)
+        _probabilities(softmax, rng.standard_normal(shape))
+    _probabilities(softmax, rng.standard_normal((3, 4)), axis=0)
 
 
 def test_hand_checked(softmax):
