@@ -7,7 +7,8 @@
 - `call`, `call_many`: call the learner's function and get its result as checked float64 arrays (not None,
   an ndarray, precise enough, the right shape, with a hint for a telling wrong shape).
 - `checked_array`: the same checks on a result already in hand.
-- `items`, `as_float`, `as_int`, `as_int_list`: other results (tuples, numbers, ids), type-checked with hints.
+- `items`, `as_dict`, `as_float`, `as_int`, `as_int_list`: other results (tuples, dicts, numbers, ids),
+  type-checked with hints.
 - `compare`: fail at the worst entry, naming the classic mistake the result matches (`diagnose`).
 - `diagnose`: " (looks like ...)" for the first (or closest, or only) mistake that reproduces a result;
   `Diagnosis` binds an exercise's mistakes once, for tests that diagnose in many places.
@@ -26,7 +27,7 @@ import numpy as np
 from grader.core.checks import as_array, fail, precision_of, type_name
 from grader.core.numbers import expected_got, num, num_pair
 
-__all__ = ["Called", "Diagnosis", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many",
+__all__ = ["Called", "Diagnosis", "as_dict", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many",
            "checked_array", "compare", "diagnose", "expect_count", "expect_frequencies", "expect_gradient",
            "expected_got", "items", "num", "num_pair", "numeric_gradient"]
 
@@ -97,6 +98,25 @@ def items(value, what, *, names=None):
     return found
 
 
+def as_dict(value, keys, what, *, keys_named=None):
+    """A dict the learner returned with exactly `keys` (strings), as a plain dict of them; fails naming the
+    keys missing and unexpected.  `keys_named` says which keys in words ("the twelve keys of p")."""
+    keys_named = keys_named or "the keys " + ", ".join(repr(key) for key in keys)
+    if type(value) is not dict:
+        fail(f"{what} should be a dict with {keys_named}, got {type_name(value)}")
+    names = list(dict.__iter__(value))
+    odd = [name for name in names if type(name) is not str]
+    if odd:
+        fail(f"{what}: its keys should be strings, {keys_named}, got a key of type {type_name(odd[0])}")
+    missing = [key for key in keys if key not in names]
+    extra = [name for name in names if name not in keys]
+    if missing or extra:
+        fail(f"{what} should have exactly {keys_named}"
+             + (f"; missing {', '.join(repr(key) for key in missing)}" if missing else "")
+             + (f"; unexpected {', '.join(repr(name) for name in extra)}" if extra else ""))
+    return {key: dict.__getitem__(value, key) for key in keys}
+
+
 def as_float(value, precision, what, *, shape_hint=None):
     """A real number the learner returned (a Python or numpy float, or a 0-d float array) as a Python float,
     at least as precise as `precision`; `shape_hint(shape)` says what an array in its place suggests."""
@@ -165,33 +185,42 @@ def _name(entry):
 
 # ---- naming the mistake ---------------------------------------------------------------------------
 
-def diagnose(got, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first"):
+def diagnose(got, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first", agree=None):
     """" (hint)" for the mistake whose result `got` matches, or "" when none does (never raises).
 
     `mistakes` is a list of (result, hint), or a function returning one, so that nothing is computed
     unless a test fails; a result may also be a function of no arguments, called only when reached.
-    A mistake that gives the `correct` result (when given: an array, or a function of no arguments returning
-    it) explains nothing and is skipped, and so is one
-    whose result cannot be computed or has another shape.  `pick`: the "first" match, the "closest" match,
-    the match only when every matching mistake has the same hint ("unique"), or "all" of them (inputs that
-    cannot tell mistakes apart then name each).
+    A mistake that gives the `correct` result (when given: a result, or a function of no arguments
+    returning it) explains nothing and is skipped, and so is one whose result cannot be computed or has
+    another shape.  Results are arrays (or nested lists of numbers) compared with np.allclose at atol and
+    rtol, or anything `agree(a, b)` (True when two results are the same) compares.  `pick`: the "first"
+    match, the "closest" match, the match only when every matching mistake has the same hint ("unique"),
+    or "all" of them (inputs that cannot tell mistakes apart then name each).
     """
+    def same(a, b):
+        if agree is not None:
+            return bool(agree(a, b))
+        return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+
+    def distance(wrong):  # how far `got` is from a matching result, to pick the closest
+        if agree is not None:
+            return 0.0
+        error = np.nan_to_num(np.abs(got - wrong), nan=0.0)
+        return float(error.max()) if error.size else 0.0
+
+    as_result = (lambda value: value) if agree is not None else _as_float_array
     try:
         with np.errstate(all="ignore"):
-            got = np.asarray(got, dtype=np.float64)
-            correct = _evaluate(correct) if correct is not None else None
-            found = []  # (largest difference, hint)
+            got = as_result(got)
+            correct = _evaluate(correct, as_result) if correct is not None else None
+            found = []  # (distance, hint)
             for candidate, hint in (mistakes() if callable(mistakes) else mistakes):
-                wrong = _evaluate(candidate)
-                if wrong is None or wrong.shape != got.shape:
+                wrong = _evaluate(candidate, as_result)
+                if wrong is None or (correct is not None and same(wrong, correct)) or not same(got, wrong):
                     continue
-                if correct is not None and np.allclose(wrong, correct, rtol=rtol, atol=atol, equal_nan=True):
-                    continue
-                if np.allclose(got, wrong, rtol=rtol, atol=atol, equal_nan=True):
-                    if pick == "first":
-                        return f" ({hint})"
-                    error = np.abs(got - wrong)
-                    found.append((float(np.nan_to_num(error, nan=0.0).max()) if error.size else 0.0, hint))
+                if pick == "first":
+                    return f" ({hint})"
+                found.append((distance(wrong), hint))
     except Exception:  # a guess must never break the test
         return ""
     hints = list(dict.fromkeys(hint for _, hint in found))
@@ -214,23 +243,27 @@ class Diagnosis:
     default to those given here).
     """
 
-    def __init__(self, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first"):
-        self.mistakes, self.correct = mistakes, correct
+    def __init__(self, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first", agree=None):
+        self.mistakes, self.correct, self.agree = mistakes, correct, agree
         self.atol, self.rtol, self.pick = atol, rtol, pick
 
     def __call__(self, got, *inputs, atol=None, rtol=None):
         correct = None if self.correct is None else (lambda: self.correct(*inputs))
         return diagnose(got, lambda: self.mistakes(*inputs), correct=correct,
                         atol=self.atol if atol is None else atol, rtol=self.rtol if rtol is None else rtol,
-                        pick=self.pick)
+                        pick=self.pick, agree=self.agree)
 
 
-def _evaluate(candidate):
+def _evaluate(candidate, as_result):
+    """A mistake's result (computed when it is a function), or None when it cannot be computed."""
     try:
-        value = candidate() if callable(candidate) else candidate
-        return np.asarray(value, dtype=np.float64)
+        return as_result(candidate() if callable(candidate) else candidate)
     except Exception:
         return None
+
+
+def _as_float_array(value):
+    return np.asarray(value, dtype=np.float64)
 
 
 def compare(got, expected, *, atol, rtol=0.0, what="your function's result", mistakes=(), mistakes_atol=None,
