@@ -98,9 +98,10 @@ def items(value, what, *, names=None):
     return found
 
 
-def as_dict(value, keys, what, *, keys_named=None):
-    """A dict the learner returned with exactly `keys` (strings), as a plain dict of them; fails naming the
-    keys missing and unexpected.  `keys_named` says which keys in words ("the twelve keys of p")."""
+def as_dict(value, keys, what, *, keys_named=None, others=False):
+    """A dict the learner returned with exactly `keys` (strings; with `others`, at least these), as a plain
+    dict of them; fails naming the keys missing and unexpected.  `keys_named` says which keys in words
+    ("the twelve keys of p")."""
     keys_named = keys_named or "the keys " + ", ".join(repr(key) for key in keys)
     if type(value) is not dict:
         fail(f"{what} should be a dict with {keys_named}, got {type_name(value)}")
@@ -109,9 +110,9 @@ def as_dict(value, keys, what, *, keys_named=None):
     if odd:
         fail(f"{what}: its keys should be strings, {keys_named}, got a key of type {type_name(odd[0])}")
     missing = [key for key in keys if key not in names]
-    extra = [name for name in names if name not in keys]
+    extra = [] if others else [name for name in names if name not in keys]
     if missing or extra:
-        fail(f"{what} should have exactly {keys_named}"
+        fail(f"{what} should have {'' if others else 'exactly '}{keys_named}"
              + (f"; missing {', '.join(repr(key) for key in missing)}" if missing else "")
              + (f"; unexpected {', '.join(repr(name) for name in extra)}" if extra else ""))
     return {key: dict.__getitem__(value, key) for key in keys}

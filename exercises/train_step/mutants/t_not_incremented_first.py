@@ -1,4 +1,5 @@
 # Steps with the old t and increments it afterwards: the first step runs with t = 0.
+# expect: not a number
 import numpy as np
 
 
