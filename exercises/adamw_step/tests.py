@@ -107,7 +107,7 @@ def _update(adamw_step, case):
     out, precision, what = call_many(
         adamw_step, case["param"], case["grad"], case["m"], case["v"], case["t"], case["lr"], **settings,
         names=("param", "m", "v"), shapes=(shape,) * 3, precision=precision_of(*arrays.values()), what=_describe(case),
-        shape_hint=lambda name, got: "was the array flattened or summed?" if int(np.prod(got)) != int(np.prod(shape)) else "")
+        shape_hint=lambda name, got: "was the array flattened or summed?" if np.prod(got) != np.prod(shape) else "")
     param = np.asarray(case["param"], dtype=np.float64)
     return (out[0] - param, out[1], out[2]), precision, what
 

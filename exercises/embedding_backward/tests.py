@@ -107,8 +107,8 @@ def _gradient(embedding_backward, ids, dout, V, *, ids_list=False, dout_list=Fal
         if len(shape) == 2 and shape[1] == C and shape[0] == len(set(ids.reshape(-1).tolist())):
             return "one row per distinct id: the table has V rows, one per vocabulary entry"
         return ""
-    got, precision, what = call(embedding_backward, given_ids, given_dout, V, what=_describe(ids, dout, V, ids_list, dout_list),
-                                shape=(V, C), shape_hint=shape_hint)
+    got, precision, what = call(embedding_backward, given_ids, given_dout, V, shape=(V, C), shape_hint=shape_hint,
+                                what=_describe(ids, dout, V, ids_list, dout_list))
     return got, precision.tolerance(float64=1e-9, float32=1e-5), what
 
 

@@ -219,7 +219,8 @@ def _compare(got, expected, factor, ids, p, n_heads, label=""):
         t, v = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
         fail(f"{what}: logits[{t}, {v}] {expected_got(expected[t, v], got[t, v])} "
-             f"({wrong} of {error.size} entries differ){_diagnosis(got, ids, p, n_heads, atol=atol)}", got=got, expected=expected)
+             f"({wrong} of {error.size} entries differ){_diagnosis(got, ids, p, n_heads, atol=atol)}",
+             got=got, expected=expected)
 
 
 def _check(gpt_logits, ids, p, n_heads, label=""):

@@ -166,7 +166,8 @@ def _compare(rows, expected, ids, p, n_heads, what, note=""):
             wrong = int((error > atol).sum())
             fail(f"{what}: the call for position {t} (id {int(ids[t])}) gave logits[{v}] = {row[v]:.8g}, expected "
                  f"{expected[t, v]:.8g}, row {t} of gpt_logits(ids, p, n_heads) ({wrong} of {row.size} entries "
-                 f"differ){_diagnosis(got[:t + 1], t + 1, ids, p, n_heads, atol=atol)}{note}", got=row, expected=expected[t])
+                 f"differ){_diagnosis(got[:t + 1], t + 1, ids, p, n_heads, atol=atol)}{note}",
+                 got=row, expected=expected[t])
 
 
 def _feed(gpt_step, ids, p, n_heads, cache=None, what=None):

@@ -160,7 +160,8 @@ def test_finite_differences(linear_backward):
         return sum(float(dout[n, j]) * (sum(float(x[n, i]) * float(W[i, j]) for i in range(W.shape[0])) + float(b[j]))
                    for n in range(x.shape[0]) for j in range(W.shape[1]))
 
-    losses = {"dx": (lambda a: loss(a, W, b), x), "dW": (lambda a: loss(x, a, b), W), "db": (lambda a: loss(x, W, a), b)}
+    losses = {"dx": (lambda a: loss(a, W, b), x), "dW": (lambda a: loss(x, a, b), W),
+              "db": (lambda a: loss(x, W, a), b)}
     for name, got in zip(NAMES, (dx, dW, db)):
         function, array = losses[name]
         expect_gradient(got, function, array, h=1e-5, atol=1e-7, rtol=1e-7, what=f"{name} of {what}",

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from grader.core.checks import expect_finite, fail
-from grader.core.testkit import call, diagnose, expected_got, num
+from grader.core.testkit import Diagnosis, call, expected_got, num
 
 
 def _frequency(i, C):
@@ -51,6 +51,9 @@ def _mistakes(T, C):
     return [(lambda build=build: build(_similarity(T, C), T, C), hint) for build, hint in _MISTAKES]
 
 
+_diagnosis = Diagnosis(_mistakes, atol=1e-4)
+
+
 def _similarities(position_similarity, T, C):
     """Call the learner's function; return (float64 copy, tolerance) after checking shape and finiteness."""
     def shape_hint(shape):
@@ -79,7 +82,7 @@ def test_diagonal(position_similarity):
         for p in range(T):
             if not abs(S[p, p] - C / 2) <= tol:
                 fail(f"S[{p}, {p}] for T={T}, C={C}: expected C/2 = {C // 2} (each pair adds "
-                     f"sin^2 + cos^2 = 1), got {num(S[p, p])}{diagnose(S, _mistakes(T, C), atol=1e-4)}")
+                     f"sin^2 + cos^2 = 1), got {num(S[p, p])}{_diagnosis(S, T, C)}")
 
 
 def test_symmetric(position_similarity):
@@ -91,7 +94,7 @@ def test_symmetric(position_similarity):
         p1, p2 = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
         p1, p2 = min(p1, p2), max(p1, p2)
         fail(f"S[{p2}, {p1}] for T={T}, C={C}: expected S[{p1}, {p2}] = {num(S[p1, p2])} "
-             f"(a dot product does not depend on the order), got {num(S[p2, p1])}{diagnose(S, _mistakes(T, C), atol=1e-4)}")
+             f"(a dot product does not depend on the order), got {num(S[p2, p1])}{_diagnosis(S, T, C)}")
 
 
 def test_depends_only_on_offset(position_similarity):
@@ -103,7 +106,7 @@ def test_depends_only_on_offset(position_similarity):
         p1, p2 = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
         fail(f"S[{p1 + 1}, {p2 + 1}] for T={T}, C={C}: expected the same value as S[{p1}, {p2}] = "
              f"{num(S[p1, p2])} (both pairs have offset {p1 - p2}), got {num(S[p1 + 1, p2 + 1])}"
-             f"{diagnose(S, _mistakes(T, C), atol=1e-4)}")
+             f"{_diagnosis(S, T, C)}")
 
 
 def test_hand_checked_entries(position_similarity):
@@ -117,13 +120,13 @@ def test_hand_checked_entries(position_similarity):
         formula = f"cos({d}) + cos({d * 0.1:g}) + cos({d * 0.01:g}) + cos({d * 0.001:g})"
         if not abs(S[p1, p2] - want) <= tol:
             fail(f"S[{p1}, {p2}] for T={T}, C={C}: expected {formula} = {num(want)}, "
-                 f"got {num(S[p1, p2])}{diagnose(S, _mistakes(T, C), atol=1e-4)}")
+                 f"got {num(S[p1, p2])}{_diagnosis(S, T, C)}")
     expected = _similarity(T, C)
     error = np.abs(S - expected)
     if error.max() > tol:
         p1, p2 = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
         fail(f"S[{p1}, {p2}] for T={T}, C={C}: {expected_got(expected[p1, p2], S[p1, p2])}"
-             f"{diagnose(S, _mistakes(T, C), atol=1e-4)}")
+             f"{_diagnosis(S, T, C)}")
 
 
 def test_bounded(position_similarity):
@@ -135,4 +138,4 @@ def test_bounded(position_similarity):
         p1, p2 = (int(v) for v in np.argwhere(outside)[0])
         fail(f"S[{p1}, {p2}] for T={T}, C={C}: expected a value in [-{C // 2}, {C // 2}] "
              f"(a sum of {C // 2} cosines), got {num(S[p1, p2])} "
-             f"({int(outside.sum())} values outside){diagnose(S, _mistakes(T, C), atol=1e-4)}")
+             f"({int(outside.sum())} values outside){_diagnosis(S, T, C)}")

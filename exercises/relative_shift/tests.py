@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from grader.core.checks import expect_finite, fail
-from grader.core.testkit import call, diagnose, expected_got, num
+from grader.core.testkit import Diagnosis, call, expected_got, num
 
 
 def _frequency(i, C):
@@ -68,6 +68,9 @@ def _mistakes(delta, C):
     return [(lambda options=options: _matrix(delta, C, **options), hint) for options, hint in _MISTAKES]
 
 
+_diagnosis = Diagnosis(_mistakes, atol=1e-4)
+
+
 def _shift(relative_shift, delta, C):
     """Call the learner's function; return (float64 copy, tolerance) after checking the shape."""
     def shape_hint(shape):
@@ -95,7 +98,7 @@ def test_block_diagonal(relative_shift):
         if outside.any():
             r, c = (int(v) for v in np.argwhere(outside)[0])
             fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected 0 (outside the 2x2 diagonal blocks), "
-                 f"got {num(M[r, c])} ({int(outside.sum())} such entries are non-zero){diagnose(M, _mistakes(delta, C), atol=1e-4)}",
+                 f"got {num(M[r, c])} ({int(outside.sum())} such entries are non-zero){_diagnosis(M, delta, C)}",
                  got=M, expected=_matrix(delta, C))
 
 
@@ -107,7 +110,7 @@ def test_identity_at_zero(relative_shift):
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"M[{r}, {c}] for delta=0, C={C}: expected {1 if r == c else 0} (shifting by 0 changes nothing), "
-                 f"got {num(M[r, c])}{diagnose(M, _mistakes(0, C), atol=1e-4)}", got=M, expected=np.eye(C))
+                 f"got {num(M[r, c])}{_diagnosis(M, 0, C)}", got=M, expected=np.eye(C))
 
 
 def test_hand_checked_entries(relative_shift):
@@ -126,7 +129,7 @@ def test_hand_checked_entries(relative_shift):
     for r, c, formula, want in entries:
         if not abs(M[r, c] - want) <= tol:
             fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected {formula} = {num(want)}, got {num(M[r, c])}"
-                 f"{diagnose(M, _mistakes(delta, C), atol=1e-4)}")
+                 f"{_diagnosis(M, delta, C)}")
     for delta, C in [(2, 4), (-3, 8)]:
         M, tol = _shift(relative_shift, delta, C)
         expected = _matrix(delta, C)
@@ -134,7 +137,7 @@ def test_hand_checked_entries(relative_shift):
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"M[{r}, {c}] for delta={delta}, C={C}: {expected_got(expected[r, c], M[r, c])}"
-                 f"{diagnose(M, _mistakes(delta, C), atol=1e-4)}", got=M, expected=expected)
+                 f"{_diagnosis(M, delta, C)}", got=M, expected=expected)
 
 
 def test_shifts_encodings(relative_shift):
@@ -152,7 +155,7 @@ def test_shifts_encodings(relative_shift):
             j = int(np.argmax(error))
             fn = "sin" if j % 2 == 0 else "cos"
             fail(f"(M_delta @ PE[t])[{j}] for delta={delta}, t={t}, C={C}: expected PE[{t + delta}, {j}] = "
-                 f"{fn}({t + delta} * omega_{j // 2}) = {num(want[j])}, got {num(got[j])}{diagnose(M, _mistakes(delta, C), atol=1e-4)}")
+                 f"{fn}({t + delta} * omega_{j // 2}) = {num(want[j])}, got {num(got[j])}{_diagnosis(M, delta, C)}")
 
 
 def test_composition(relative_shift):
@@ -168,7 +171,7 @@ def test_composition(relative_shift):
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"(M_b @ M_a)[{r}, {c}] for a={a}, b={b}, C={C}: expected M_{a + b}[{r}, {c}] = "
                  f"{num(S[r, c])} (your relative_shift({a + b}, {C})), got {num(product[r, c])}"
-                 f"{diagnose(A, _mistakes(a, C), atol=1e-4)}")
+                 f"{_diagnosis(A, a, C)}")
 
 
 def test_orthogonal(relative_shift):
@@ -181,4 +184,4 @@ def test_orthogonal(relative_shift):
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"(M_delta^T M_delta)[{r}, {c}] for delta={delta}, C={C}: expected {1 if r == c else 0}, "
                  f"got {num(gram[r, c])}; a rotation keeps lengths, so M_delta^T M_delta must be the identity"
-                 f"{diagnose(M, _mistakes(delta, C), atol=1e-4)}")
+                 f"{_diagnosis(M, delta, C)}")

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from grader.core.checks import expect_finite, fail, precision_of
-from grader.core.testkit import checked_array, diagnose, expected_got, num
+from grader.core.testkit import Diagnosis, checked_array, expected_got, num
 
 
 def _rotated(rows, base=10000.0, *, half=False, block=None, exponent=None, start=0,
@@ -97,6 +97,9 @@ def _mistakes(rows, base):
             for options, hint in candidates] + [(rows, "x came back unchanged: every row t > 0 must be rotated")]
 
 
+_diagnosis = Diagnosis(_mistakes, atol=1e-4)
+
+
 def _describe(rows, base, index=""):
     """How the call is shown in messages, e.g. 'rope(x, base=100)[1, 2] for float32 x of shape (4, 6)'."""
     call = "rope(x)" if base == 10000.0 else f"rope(x, base={base:g})"
@@ -138,7 +141,7 @@ def _compare(got, rows, base, atol):
         t, j = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
         fail(f"{_describe(rows, base, f'[{t}, {j}]')}: {expected_got(expected[t, j], got[t, j])} "
-             f"({wrong} of {error.size} entries differ){diagnose(got, _mistakes(rows.astype(np.float64), base), atol=1e-4)}",
+             f"({wrong} of {error.size} entries differ){_diagnosis(got, rows.astype(np.float64), base)}",
              got=got, expected=expected)
 
 
@@ -162,7 +165,7 @@ def test_position_zero_unchanged(rope):
             j = int(np.argmax(error))
             fail(f"{_describe(rows, 10000.0, f'[0, {j}]')}: expected x[0, {j}] = {num(rows[0, j])} "
                  f"(at t = 0 every angle is 0, so row 0 is not rotated), got {num(got[0, j])}"
-                 f"{diagnose(got, _mistakes(rows, 10000.0), atol=1e-4)}")
+                 f"{_diagnosis(got, rows, 10000.0)}")
 
 
 def test_hand_checked_entries(rope):
@@ -181,7 +184,7 @@ def test_hand_checked_entries(rope):
     for t, j, formula, want in entries:
         if not abs(got[t, j] - want) <= atol:
             fail(f"rope(np.ones((3, 4)))[{t}, {j}]: expected {formula} = {num(want)}, got {num(got[t, j])}"
-                 f"{diagnose(got, _mistakes(rows, 10000.0), atol=1e-4)}")
+                 f"{_diagnosis(got, rows, 10000.0)}")
     # A single pair (d = 2) traces the unit circle: row t is (cos t, sin t).
     rows = np.array([[1.0, 0.0]] * 5)
     got, atol = _rotated_rows(rope, rows)
@@ -203,7 +206,7 @@ def test_preserves_pair_lengths(rope):
             t, i = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"{_describe(rows, 10000.0)}: the length of pair {i} (columns {2 * i}, {2 * i + 1}) in row {t} "
                  f"should stay {num(before[t, i])}, got {num(after[t, i])}; a rotation keeps lengths"
-                 f"{diagnose(got, _mistakes(rows, 10000.0), atol=1e-4)}")
+                 f"{_diagnosis(got, rows, 10000.0)}")
 
 
 def test_relative_positions(rope):
@@ -225,7 +228,7 @@ def test_relative_positions(rope):
                 worst, where = error, (t, s, t - m, s - m)
     if worst > atol:
         t, s, t0, s0 = where
-        hint = diagnose(got_q, _mistakes(Q, 10000.0), atol=1e-4) or diagnose(got_k, _mistakes(K, 10000.0), atol=1e-4)
+        hint = _diagnosis(got_q, Q, 10000.0) or _diagnosis(got_k, K, 10000.0)
         fail(f"with the same q in every row of Q and the same k in every row of K (d={d}), "
              f"rope(Q)[{t}] . rope(K)[{s}] should equal rope(Q)[{t0}] . rope(K)[{s0}] = {num(scores[t0, s0])} "
              f"(same offset t - s = {t - s}), got {num(scores[t, s])}; rotating both by their own positions "

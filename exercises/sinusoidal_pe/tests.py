@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from grader.core.checks import expect_finite, expect_in_range, fail
-from grader.core.testkit import call, compare, diagnose, num, num_pair
+from grader.core.testkit import Diagnosis, call, compare, num, num_pair
 
 
 def _table(T, C, *, start=0, exponent=None, swap=False, stacked=False, degrees=False):
@@ -67,6 +67,9 @@ def _mistakes(T, C):
         (lambda options=options: _table(T, C, **options), hint) for options, hint in _MISTAKES]
 
 
+_diagnosis = Diagnosis(_mistakes, atol=1e-4)
+
+
 def _shape_hint(shape, T, C):
     if shape == (C, T):
         return "looks like rows and columns are swapped: one row per position, one column per dimension"
@@ -107,7 +110,7 @@ def test_position_zero(sinusoidal_pe):
             got = table[0, j]
             if not abs(got - want) <= tol:
                 fail(f"PE[0, {j}] for T={T}, C={C}: expected {name} = {want:g}, got {num(got)}"
-                     f"{diagnose(table, _mistakes(T, C), atol=1e-4)}", got=table, expected=_table(T, C))
+                     f"{_diagnosis(table, T, C)}", got=table, expected=_table(T, C))
 
 
 def test_hand_checked_entries(sinusoidal_pe):
@@ -129,7 +132,7 @@ def test_hand_checked_entries(sinusoidal_pe):
         if not abs(got - want) <= tol:
             want_text, got_text = num_pair(want, got)
             fail(f"PE[{t}, {j}] for T={T}, C={C}: expected {formula} = {want_text}, got {got_text}"
-                 f"{diagnose(table, _mistakes(T, C), atol=1e-4)}", got=table, expected=_table(T, C))
+                 f"{_diagnosis(table, T, C)}", got=table, expected=_table(T, C))
     # The hand-checked entries agree; now every other entry of the same table.
     _compare(table, _table(T, C), tol, T, C)
 

@@ -140,7 +140,8 @@ def test_hand_checked(softmax_backward):
     for j, want in enumerate([0.0, 0.25, -0.25]):
         if not abs(got[j] - want) <= 1e-9:
             fail(f"{what} with y = [0.5, 0.25, 0.25], dout = [1, 2, 0], entry {j}: expected {want} "
-                 f"(s = sum(dout * y) = 1, dx = y * (dout - s)), got {got[j]:.8g}{_diagnosis(got, y, dout, -1, atol=1e-9)}")
+                 f"(s = sum(dout * y) = 1, dx = y * (dout - s)), got {got[j]:.8g}"
+                 f"{_diagnosis(got, y, dout, -1, atol=1e-9)}")
     y, dout = np.array([[0.5, 0.2], [0.5, 0.8]]), np.eye(2)
     got, _, what = _gradient(softmax_backward, y, dout, 0)
     want = np.array([[0.25, -0.16], [-0.25, 0.16]])

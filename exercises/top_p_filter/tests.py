@@ -114,8 +114,8 @@ def _kept(top_p_filter, logits, top_p, what=None):
             return ("only the kept ids? return all V probabilities, with 0 for the ids that are filtered out, "
                     "in the order of the ids")
         return ""
-    got, precision, what = call(top_p_filter, logits, top_p, what=what or f"top_p_filter({_shown(logits)}, top_p={top_p:g})",
-                                precision=precision_of(logits), shape=(V,), shape_hint=shape_hint)
+    got, precision, what = call(top_p_filter, logits, top_p, precision=precision_of(logits), shape=(V,),
+                                shape_hint=shape_hint, what=what or f"top_p_filter({_shown(logits)}, top_p={top_p:g})")
     return got, precision.tolerance(float64=1e-9, float32=2e-5, float16=1e-2), what
 
 

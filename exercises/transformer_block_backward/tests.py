@@ -346,7 +346,8 @@ def test_first_row_only(transformer_block_backward):
     x, dout = _x(30, T, C)
     dout[1:] = 0.0
     p = _params(30, C, F)
-    dx, grads, factor, what = _gradients(transformer_block_backward, x, p, n_heads, dout, label=", dout zero after row 0")
+    dx, grads, factor, what = _gradients(transformer_block_backward, x, p, n_heads, dout,
+                                         label=", dout zero after row 0")
     later = np.abs(dx[1:])
     if not later.max() <= _atol(dx, factor, 1.0):
         t, c = (int(i) for i in np.unravel_index(int(np.argmax(later)), later.shape))
