@@ -1,5 +1,4 @@
 # Adds eps inside the square root: sqrt(v_hat + eps) instead of sqrt(v_hat) + eps.
-# expect: 3 of 4 entries differ
 import numpy as np
 
 

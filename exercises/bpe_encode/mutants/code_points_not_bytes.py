@@ -1,5 +1,4 @@
 # Starts from the characters' code points (ord) instead of the UTF-8 bytes.
-# expect: first difference at index 0
 def bpe_encode(text, merges):
     rank = {}
     for i, (a, b) in enumerate(merges):

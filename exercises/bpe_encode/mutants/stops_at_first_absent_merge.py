@@ -1,5 +1,4 @@
 # Applies the merges in order but stops at the first merge whose pair does not occur, skipping all later ones.
-# expect: first difference at index 15
 def bpe_encode(text, merges):
     ids = list(text.encode("utf-8"))
     for i, (a, b) in enumerate(merges):

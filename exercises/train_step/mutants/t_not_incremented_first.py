@@ -1,5 +1,5 @@
 # Steps with the old t and increments it afterwards: the first step runs with t = 0.
-# expect: not a number
+# expect: is opt['t'] incremented before adamw_step?
 import numpy as np
 
 
