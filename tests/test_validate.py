@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from grader.exercise import load_all
+from grader.mutant_diagnosis import declared_diagnosis, diagnosis_problem
 from grader.scaffold import create_exercise
 from grader.validate import pyodide_dist, validate_exercise
 
@@ -66,6 +67,28 @@ def test_surviving_mutant(folder):
     assert len(result.problems) == 1
     assert "mutants/same_as_reference.py: mutant survived: every hidden test passes on it" in result.problems[0]
     assert "  ✗ mutants: 1/2 caught" in result.lines
+
+
+def test_mutant_diagnosis_is_checked(folder):
+    mutant = folder / "mutants" / "columns_not_rows.py"
+    edit(mutant, "instead of each row.\n", "instead of each row.\n# expect: every column sums to 1 instead of every row\n")
+    (folder / "mutants" / "misdiagnosed.py").write_text(
+        mutant.read_text().replace("# expect: every column", "# expect: looks like the rows were swapped, every column"))
+    result = validate_exercise(folder)
+    assert result.problems == [
+        f"{folder / 'mutants' / 'misdiagnosed.py'}:2: expects the diagnosis 'looks like the rows were swapped, "
+        "every column sums to 1 instead of every row', but the first test that catches it, 'Each row is the "
+        "softmax of that row' (failed), says: softmax_rows(x) for x of shape (3, 4): every column sums to 1 "
+        "instead of every row; normalise along axis=1"], result.problems
+    assert "  ✗ mutants: 2/2 caught" in result.lines
+
+
+def test_declared_diagnosis_is_read_from_the_leading_comment():
+    assert declared_diagnosis("# Off by one.\n#   expect:  looks like  off by one \nimport numpy\n") == \
+        (2, "looks like  off by one")
+    assert declared_diagnosis("# Off by one.\nimport numpy\n# expect: too late\n") is None
+    assert diagnosis_problem("", [("t", "failed", "x")]).startswith("'# expect:' names no words")
+    assert diagnosis_problem("LOOKS like   x", [("a", "passed", ""), ("b", "failed", "it looks like x here")]) is None
 
 
 def test_mutant_that_does_not_load(folder):

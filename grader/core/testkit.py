@@ -367,12 +367,14 @@ def expect_frequencies(counts, p, *, false_failure=FALSE_FAILURE, what="the draw
     correct solution fails with probability at most `false_failure` in all."""
     counts, p = [int(c) for c in counts], [float(v) for v in p]
     n = sum(counts)
+    impossible = [j for j, (c, pj) in enumerate(zip(counts, p)) if pj == 0.0 and c > 0]
+    if impossible:  # the most telling failure: checked first
+        j = impossible[0]
+        fail(f"{what}: {label} {j} came {counts[j]} times in {n} draws, but its probability is 0 "
+             f"(p = {_list(p)}, counts = {counts})")
     for j, (c, pj) in enumerate(zip(counts, p)):
         low, high = binomial_range(n, pj, false_failure / len(p))
         if not low <= c <= high:
-            if pj == 0.0:
-                fail(f"{what}: {label} {j} came {c} times in {n} draws, but its probability is 0 "
-                     f"(p = {_list(p)}, counts = {counts})")
             fail(f"{what}: {label} {j} came {c} times in {n} draws ({c / n:.3f}), expected between {low} and "
                  f"{high} for its probability p[{j}] = {pj:.3f} (p = {_list(p)}, counts = {counts}; a correct "
                  f"solution fails this check with probability below {false_failure:g})")
