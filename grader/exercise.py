@@ -7,6 +7,7 @@ An exercise is a folder `exercises/<id>/` holding:
     solution.py     the reference solution
     tests.py        hidden tests: functions test_*(<entry>), docstring first line = name
     mutants/*.py    known-wrong solutions the hidden tests must reject
+    accepted/*.py   other correct solutions the hidden tests must accept (optional)
 
 Every problem is reported as an `ExerciseError` naming the file (and the line,
 where there is one) and what is wrong.
@@ -79,6 +80,7 @@ class Exercise:
     solution: str
     tests_source: str
     mutants: dict  # mutant file name -> source
+    accepted: dict  # accepted variant's file name -> source: other correct solutions, which must pass
     points: dict   # hidden test name -> what it is worth (1 when not named)
     uses: tuple    # ids of the earlier steps of the track whose entry functions the learner's code may call
     part: str | None  # the named part of its track it belongs to (the index groups steps by part)
@@ -132,17 +134,22 @@ def load_exercise(name_or_path, root=EXERCISES_DIR):
     texts = {name: _read_text(folder / name) for name in REQUIRED_FILES[1:]}
     for name in ("starter.py", "solution.py", "tests.py"):
         _check_compiles(folder / name, texts[name])
-    mutants = {}
-    if (folder / "mutants").is_dir():
-        for path in sorted((folder / "mutants").glob("*.py")):
-            mutants[path.name] = _read_text(path)
-            _check_compiles(path, mutants[path.name])
     return Exercise(
         path=folder, statement=texts["statement.md"], starter=texts["starter.py"],
-        solution=texts["solution.py"], tests_source=texts["tests.py"], mutants=mutants,
+        solution=texts["solution.py"], tests_source=texts["tests.py"], mutants=_solutions(folder / "mutants"),
+        accepted=_solutions(folder / "accepted"),
         tags=tuple(metadata.pop("tags")), hints=tuple(metadata.pop("hints")), uses=tuple(metadata.pop("uses")),
         **metadata,
     )
+
+
+def _solutions(folder):
+    """{file name: source} of the .py files of `folder` (none when it does not exist), each compiled."""
+    sources = {}
+    for path in sorted(folder.glob("*.py")) if folder.is_dir() else ():
+        sources[path.name] = _read_text(path)
+        _check_compiles(path, sources[path.name])
+    return sources
 
 
 def load_all(root=EXERCISES_DIR):

@@ -12,6 +12,8 @@
 - the reference passes every test, the starter does not pass them all;
 - every mutant starts with a comment saying what mistake it models, loads and fails at least one test,
   the first test that catches it saying the diagnosis it declares (`# expect:`, grader/mutant_diagnosis.py);
+  a surviving one is shown with an input on which it differs from the reference (grader/witness.py);
+- every accepted variant (accepted/*.py, grader/accepted.py) passes every test;
 - every test is deterministic: reference and mutants graded twice agree test by test;
 - the reference's tests fit in a time budget (BUDGET_FRACTION of time_limit);
 - with a Pyodide distribution: reference and mutants get the same verdicts in
@@ -36,8 +38,10 @@ from pathlib import Path
 from grader.core.engine import TestsError, load_tests
 from grader.exercise import Exercise, ExerciseError, load_exercise
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
+from grader.accepted import LABEL_PREFIX, accepted_jobs, check_accepted
 from grader.mutant_diagnosis import declared_diagnosis, diagnosis_problem
 from grader.track import reference_steps
+from grader.witness import find_difference
 from markup.markdown import MarkdownError, prerender, render_markdown
 from grader.node import NodeError, node_command
 from grader.pyodide.dist import DistError, ensure_dist
@@ -116,7 +120,8 @@ def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
         runs = _grade_everything(exercise, test_names, earlier, sandbox_mode)
         _check_reference(exercise, runs, result)
         _check_starter(exercise, runs, result)
-        _check_mutants(exercise, runs, result)
+        _check_mutants(exercise, runs, earlier, result)
+        check_accepted(exercise, runs, result, MUTANT_HEADER)
         _check_determinism(exercise, runs, result)
         _check_speed(exercise, runs, result)
         if pyodide_dist is not None:
@@ -218,13 +223,14 @@ def _foreign_imports(tree, tests_path):
 
 
 def _grade_everything(exercise, test_names, earlier, sandbox_mode):
-    """{label: [_Run, ...]}: reference and mutants graded twice (determinism), the starter once."""
+    """{label: [_Run, ...]}: reference, mutants and accepted variants graded twice (determinism), the starter
+    once."""
     limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
     grader = Grader(exercise.grading_spec(), limits, shared_sandbox(sandbox_mode), test_names, earlier)
     # The reference runs alone, one run at a time, since its timing feeds the speed check.
     runs = {"reference": [_Run.of(grader.grade(exercise.solution)) for _ in range(2)]}
     jobs = [("starter", exercise.starter)] + [(name, source) for name, source in exercise.mutants.items()
-                                              for _ in range(2)]
+                                              for _ in range(2)] + accepted_jobs(exercise) * 2
     for label, report in grader.grade_all(jobs, os.cpu_count() or 1):
         runs.setdefault(label, []).append(_Run.of(report))
     return runs
@@ -252,7 +258,7 @@ def _check_starter(exercise, runs, result):
     result.check(f"starter does not pass: {passed}/{len(run.tests)} tests pass on it", problems)
 
 
-def _check_mutants(exercise, runs, result):
+def _check_mutants(exercise, runs, earlier, result):
     if not exercise.mutants:
         result.check("mutants: none (add known-wrong solutions under mutants/)",
                      [_problem(exercise.path / "mutants", "no mutants: add at least one known-wrong solution "
@@ -270,8 +276,9 @@ def _check_mutants(exercise, runs, result):
             problems.append(_problem(path, f"the mutant does not load ({run.error}); a mutant should load "
                                            f"and be caught by a test"))
         elif run.passed:
-            problems.append(_problem(path, "mutant survived: every hidden test passes on it; "
-                                           "add a test that catches this mistake"))
+            difference = find_difference(exercise, source, earlier, timeout=2 * exercise.time_limit + 10)
+            problems.append(_problem(path, f"mutant survived: every hidden test passes on it; {difference}; "
+                                           f"if it is a mistake, add a test that catches it"))
         else:
             caught += 1
             details.append(f"{name}: caught by {_catchers(run)}")
@@ -329,6 +336,7 @@ def _check_pyodide(exercise, runs, earlier, dist, result):
     skipped = [name for name in exercise.mutants if any(s == "timeout" for s in runs[name][0].statuses)]
     sources = {"reference": exercise.solution}
     sources.update((name, source) for name, source in exercise.mutants.items() if name not in skipped)
+    sources.update(accepted_jobs(exercise))
     started = time.perf_counter()
     try:
         pyodide_runs = _grade_in_pyodide(exercise, sources, dist, earlier)
@@ -352,7 +360,10 @@ def _check_pyodide(exercise, runs, earlier, dist, result):
                                  f"in Pyodide, over time_limit {exercise.time_limit:g} s: a correct solution "
                                  f"would time out in the browser"))
     details = [f"not run in Pyodide (times out in CPython): {name}" for name in skipped]
-    result.check(f"Pyodide: reference and {len(sources) - 1} mutant(s) get the same verdicts as in CPython "
+    mutants = f"{len(sources) - 1 - len(exercise.accepted)} mutant(s)"
+    graded = (f"reference, {mutants} and {len(exercise.accepted)} accepted variant(s)" if exercise.accepted
+              else f"reference and {mutants}")
+    result.check(f"Pyodide: {graded} get the same verdicts as in CPython "
                  f"(reference tests {reference_seconds:.2f} s in Pyodide; {wall:.1f} s with Node startup)",
                  problems, details)
 
@@ -406,8 +417,12 @@ def _grade_in_pyodide(exercise, sources, dist, earlier=()):
 
 
 def _path_of(exercise, label):
-    return exercise.path / ("solution.py" if label == "reference" else f"mutants/{label}")
+    if label == "reference":
+        return exercise.path / "solution.py"
+    return exercise.path / (label if label.startswith(LABEL_PREFIX) else f"mutants/{label}")
 
 
 def _describe(label):
-    return "the reference" if label == "reference" else f"mutant {label}"
+    if label == "reference":
+        return "the reference"
+    return f"accepted variant {label[len(LABEL_PREFIX):]}" if label.startswith(LABEL_PREFIX) else f"mutant {label}"
