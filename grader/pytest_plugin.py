@@ -6,7 +6,9 @@ the reference solution as its argument (`test_shape[reference]`), run with the
 references of the steps it `uses` in scope, as offline grading runs it.  After the
 tests, one item per mutant (`mutant[swapped_sin_cos]`) grades that mutant with
 the real grader, in an isolated process under the exercise's time limit, and
-fails, naming the mutant, when every hidden test passes on it.
+fails, naming the mutant, when every hidden test passes on it; one item per
+accepted variant (`accepted[inverse_cdf_draw]`) grades it the same way and
+fails, naming the tests that reject it, unless every hidden test passes on it.
 
 The project's own test suite (`pytest`, testpaths = tests) never loads this.
 """
@@ -87,9 +89,15 @@ class HiddenTests(pytest.Module):
         yield from super().collect()
         for name in self.exercise.mutants:
             yield Mutant.from_parent(self, name=f"mutant[{name.removesuffix('.py')}]", mutant=name)
+        for name in self.exercise.accepted:
+            yield AcceptedVariant.from_parent(self, name=f"accepted[{name.removesuffix('.py')}]", variant=name)
 
 
 class MutantSurvived(Exception):
+    pass
+
+
+class VariantRejected(Exception):
     pass
 
 
@@ -102,9 +110,7 @@ class Mutant(pytest.Item):
 
     def runtest(self):
         exercise = self.parent.exercise
-        source = exercise.mutants[self.mutant]
-        limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
-        report = grade_isolated(exercise.grading_spec(), source, limits, earlier=self.parent.earlier)
+        report = _grade(exercise, exercise.mutants[self.mutant], self.parent.earlier)
         where = f"{exercise.path.name}/mutants/{self.mutant}"
         if report["error"] is not None:
             raise MutantSurvived(f"{where} does not load, so no test can catch it: {report['error']}")
@@ -122,6 +128,40 @@ class Mutant(pytest.Item):
 
     def reportinfo(self):
         return self.path.parent / "mutants" / self.mutant, None, f"mutant {self.mutant}"
+
+
+class AcceptedVariant(pytest.Item):
+    """Grades one accepted variant (accepted/*.py); passes when every hidden test passes on it."""
+
+    def __init__(self, *, variant, **kwargs):
+        super().__init__(**kwargs)
+        self.variant = variant
+
+    def runtest(self):
+        exercise = self.parent.exercise
+        report = _grade(exercise, exercise.accepted[self.variant], self.parent.earlier)
+        where = f"{exercise.path.name}/accepted/{self.variant}"
+        if report["error"] is not None:
+            raise VariantRejected(f"{where} is an accepted variant but does not load: {report['error']}")
+        failing = [test for test in report["tests"] if test["status"] != "passed"]
+        if failing:
+            raise VariantRejected(f"{where} is an accepted variant, yet {len(failing)} hidden test(s) reject it:\n"
+                                  + "\n".join(f"{test['name']} ({test['status']}): {test['message']}"
+                                              for test in failing))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, VariantRejected):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path.parent / "accepted" / self.variant, None, f"accepted variant {self.variant}"
+
+
+def _grade(exercise, source, earlier):
+    """The report of `source` graded like a learner's file, in a separate process under the time limit."""
+    limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
+    return grade_isolated(exercise.grading_spec(), source, limits, earlier=earlier)
 
 
 def _import(name, path, scope=None):
