@@ -88,80 +88,66 @@ class HiddenTests(pytest.Module):
     def collect(self):
         yield from super().collect()
         for name in self.exercise.mutants:
-            yield Mutant.from_parent(self, name=f"mutant[{name.removesuffix('.py')}]", mutant=name)
+            yield Mutant.from_parent(self, name=f"mutant[{name.removesuffix('.py')}]", filename=name)
         for name in self.exercise.accepted:
-            yield AcceptedVariant.from_parent(self, name=f"accepted[{name.removesuffix('.py')}]", variant=name)
+            yield AcceptedVariant.from_parent(self, name=f"accepted[{name.removesuffix('.py')}]", filename=name)
 
 
-class MutantSurvived(Exception):
-    pass
+class WrongVerdict(Exception):
+    """A mutant that no test catches, or an accepted variant that a test rejects."""
 
 
-class VariantRejected(Exception):
-    pass
+class _GradedFile(pytest.Item):
+    """Grades one file of `folder` (mutants/ or accepted/) like a learner's; `judge` decides on the report."""
+    folder = kind = ""
 
-
-class Mutant(pytest.Item):
-    """Grades one mutant; passes when at least one hidden test fails on it."""
-
-    def __init__(self, *, mutant, **kwargs):
+    def __init__(self, *, filename, **kwargs):
         super().__init__(**kwargs)
-        self.mutant = mutant
+        self.filename = filename
 
     def runtest(self):
         exercise = self.parent.exercise
-        report = _grade(exercise, exercise.mutants[self.mutant], self.parent.earlier)
-        where = f"{exercise.path.name}/mutants/{self.mutant}"
+        source = getattr(exercise, self.folder)[self.filename]
+        limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
+        report = grade_isolated(exercise.grading_spec(), source, limits, earlier=self.parent.earlier)
+        self.judge(report, f"{exercise.path.name}/{self.folder}/{self.filename}")
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, WrongVerdict):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path.parent / self.folder / self.filename, None, f"{self.kind} {self.filename}"
+
+
+class Mutant(_GradedFile):
+    """Grades one mutant; passes when at least one hidden test fails on it."""
+    folder, kind = "mutants", "mutant"
+
+    def judge(self, report, where):
         if report["error"] is not None:
-            raise MutantSurvived(f"{where} does not load, so no test can catch it: {report['error']}")
+            raise WrongVerdict(f"{where} does not load, so no test can catch it: {report['error']}")
         caught = [test for test in report["tests"] if test["status"] != "passed"]
         if not caught:
-            raise MutantSurvived(f"{where} survived: all {len(report['tests'])} hidden tests pass on it; "
-                                 f"add a test that catches this mistake")
+            raise WrongVerdict(f"{where} survived: all {len(report['tests'])} hidden tests pass on it; "
+                               f"add a test that catches this mistake")
         self.add_report_section("call", "grading", "\n".join(
             f"caught by {test['name']} ({test['status']}): {test['message']}" for test in caught))
 
-    def repr_failure(self, excinfo):
-        if isinstance(excinfo.value, MutantSurvived):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo)
 
-    def reportinfo(self):
-        return self.path.parent / "mutants" / self.mutant, None, f"mutant {self.mutant}"
-
-
-class AcceptedVariant(pytest.Item):
+class AcceptedVariant(_GradedFile):
     """Grades one accepted variant (accepted/*.py); passes when every hidden test passes on it."""
+    folder, kind = "accepted", "accepted variant"
 
-    def __init__(self, *, variant, **kwargs):
-        super().__init__(**kwargs)
-        self.variant = variant
-
-    def runtest(self):
-        exercise = self.parent.exercise
-        report = _grade(exercise, exercise.accepted[self.variant], self.parent.earlier)
-        where = f"{exercise.path.name}/accepted/{self.variant}"
+    def judge(self, report, where):
         if report["error"] is not None:
-            raise VariantRejected(f"{where} is an accepted variant but does not load: {report['error']}")
+            raise WrongVerdict(f"{where} is an accepted variant but does not load: {report['error']}")
         failing = [test for test in report["tests"] if test["status"] != "passed"]
         if failing:
-            raise VariantRejected(f"{where} is an accepted variant, yet {len(failing)} hidden test(s) reject it:\n"
-                                  + "\n".join(f"{test['name']} ({test['status']}): {test['message']}"
-                                              for test in failing))
-
-    def repr_failure(self, excinfo):
-        if isinstance(excinfo.value, VariantRejected):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo)
-
-    def reportinfo(self):
-        return self.path.parent / "accepted" / self.variant, None, f"accepted variant {self.variant}"
-
-
-def _grade(exercise, source, earlier):
-    """The report of `source` graded like a learner's file, in a separate process under the time limit."""
-    limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
-    return grade_isolated(exercise.grading_spec(), source, limits, earlier=earlier)
+            raise WrongVerdict(f"{where} is an accepted variant, yet {len(failing)} hidden test(s) reject it:\n"
+                               + "\n".join(f"{test['name']} ({test['status']}): {test['message']}"
+                                           for test in failing))
 
 
 def _import(name, path, scope=None):

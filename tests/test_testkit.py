@@ -88,8 +88,10 @@ def test_other_results_are_type_checked_with_hints():
     assert failure(as_int, True, "token") == "token should be an id (an int), got a bool"
     assert as_int_list([1, 2], "ids") == [1, 2]
     assert failure(as_int_list, np.array([1, 2]), "ids") == \
-        "ids should return a Python list of ints, got ndarray (a numpy array: return a Python list, e.g. with .tolist())"
-    assert failure(as_int_list, [1, np.int64(2)], "ids").startswith("ids: id 1 should be a Python int, got int64")
+        "ids should be a Python list of ints, got ndarray (a numpy array: return a Python list, e.g. with .tolist())"
+    assert failure(as_int_list, [1, np.int64(2)], "ids").startswith("ids[1] should be a Python int, got int64")
+    assert failure(as_int_list, [1, "b"], "ids", item_hint=lambda item: "the character itself") == \
+        "ids[1] should be a Python int, got str (the character itself)"
 
 
 # ---- naming the mistake ----------------------------------------------------------------------------

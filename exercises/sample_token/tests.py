@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from grader.core.checks import fail, type_name
-from grader.core.testkit import expect_frequencies
+from grader.core.testkit import as_int, expect_frequencies
 
 
 # ---- the specified distribution and draw --------------------------------------------------------
@@ -116,20 +116,10 @@ def _describe(logits, seed, temperature, top_k):
 
 def _token(result, V, what):
     """The learner's token as an int (a Python int or a numpy integer)."""
-    kind = type(result)
-    if issubclass(kind, (bool, np.bool_)):
-        fail(f"{what} should return a token id (an int), got a bool")
-    if issubclass(kind, int):
-        value = int.__index__(result)
-    elif issubclass(kind, np.integer):
-        value = int(result)
-    else:
-        hint = ""
-        if issubclass(kind, np.ndarray):
-            hint = " (return one id: the draw itself, not an array; int(...) converts it)"
-        elif issubclass(kind, (float, np.floating)):
-            hint = " (the id of the token, not its probability or logit)"
-        fail(f"{what} should return a token id (an int), got {type_name(result)}{hint}")
+    if issubclass(type(result), (float, np.floating)):
+        fail(f"{what} should return a token id (an int), got {type_name(result)} (the id of the token, not its "
+             f"probability or logit)")
+    value = as_int(result, f"the result of {what}", of="a token id")
     if not 0 <= value < V:
         fail(f"{what} returned {value}, which is not a token id in [0, {V})")
     return value

@@ -159,23 +159,24 @@ def as_int(value, what, *, of="an id"):
     fail(f"{what} should be {of} (an int), got {type_name(value)}{hint}")
 
 
-def as_int_list(value, what, *, item="id"):
-    """A Python list of Python ints the learner returned, as a list, failing with a hint on a numpy array,
-    a tuple, or an item that is not a Python int."""
+def as_int_list(value, what, *, item_hint=None):
+    """A Python list of Python ints the learner returned (`what` names it: "the result of f(x)"), failing with
+    a hint on a numpy array, a tuple, or an item that is not a Python int; `item_hint(item)` may add a few
+    words on such an item."""
     if type(value) is not list:
         hint = ""
         if issubclass(type(value), np.ndarray):
             hint = " (a numpy array: return a Python list, e.g. with .tolist())"
         elif type(value) is tuple:
             hint = " (return a list, not a tuple)"
-        fail(f"{what} should return a Python list of ints, got {type_name(value)}{hint}")
+        fail(f"{what} should be a Python list of ints, got {type_name(value)}{hint}")
     found = list(list.__iter__(value))
     for position, entry in enumerate(found):
         if type(entry) is not int:
-            hint = ""
+            hint = item_hint(entry) if item_hint is not None else ""
             if issubclass(type(entry), np.integer):
-                hint = " (a numpy integer: convert it with int(...), or use .tolist() on a numpy array)"
-            fail(f"{what}: {item} {position} should be a Python int, got {type_name(entry)}{hint}")
+                hint = "a numpy integer: convert it with int(...), or use .tolist() on a numpy array"
+            fail(f"{what}[{position}] should be a Python int, got {type_name(entry)}{f' ({hint})' if hint else ''}")
     return found
 
 
