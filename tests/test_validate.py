@@ -129,6 +129,36 @@ def test_surviving_mutant_is_shown_with_an_input_where_it_differs(folder):
     assert problem.endswith("; if it is a mistake, add a test that catches it")
 
 
+DROPOUT_MASKS = {  # file -> (first comment lines, the mask): the masks AUTHORING.md section 4.10 names
+    "solution.py": ("", "rng.random(x.shape) >= p"),
+    "accepted/below_one_minus_p.py": ("# Keeps an entry when its uniform is below 1 - p.\n", "rng.random(x.shape) < 1 - p"),
+    "accepted/binomial.py": ("# Draws the mask with rng.binomial.\n", "rng.binomial(1, 1 - p, x.shape) == 1"),
+    "mutants/keeps_with_p.py": ("# Keeps an entry with probability p.\n# expect: the entries dropout(x, p=0.3, rng) "
+                                "keeps: \n", "rng.random(x.shape) < p"),
+    "mutants/global_random_state.py": ("# Draws with np.random.\n# expect: gave two different results for generators "
+                                       "in the same state\n", "np.random.random(x.shape) >= p"),
+}
+
+
+def test_the_dropout_example_of_authoring_validates(tmp_path):
+    """AUTHORING.md's tests for a Generator-taking function pass every honest mask and catch the mistakes."""
+    folder = create_exercise("dropout", tmp_path / "exercises")
+    guide = (ROOT / "AUTHORING.md").read_text()
+    start = guide.index("from grader.core.testkit import call, expect_count, num_pair")
+    (folder / "tests.py").write_text("import numpy as np\n\nfrom grader.core.checks import fail\n"
+                                     + guide[start:guide.index("```", start)])
+    for mutant in (folder / "mutants").iterdir():
+        mutant.unlink()
+    (folder / "accepted").mkdir()
+    for name, (comment, mask) in DROPOUT_MASKS.items():
+        (folder / name).write_text(f"{comment}import numpy as np\n\n\ndef dropout(x, p, rng):\n"
+                                   f"    return np.where({mask}, x / (1 - p), 0.0)\n")
+    (folder / "starter.py").write_text("def dropout(x, p, rng):\n    raise NotImplementedError\n")
+    result = validate_exercise(folder)
+    assert result.ok, result.problems
+    assert "  ✓ mutants: 2/2 caught" in result.lines and "  ✓ accepted variants: 2/2 pass every test" in result.lines
+
+
 def test_mutant_that_does_not_load(folder):
     (folder / "mutants" / "typo.py").write_text("# Misnames the function.\nimport numpy as np\n\n"
                                                 "def softmax_row(x):\n    return x\n")
