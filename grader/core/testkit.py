@@ -1,4 +1,4 @@
-"""Shared helpers for hidden tests (AUTHORING.md, section 4.2): import them instead of copying helpers.
+"""Shared helpers for hidden tests (AUTHORING.md, section 4.8): import them instead of copying helpers.
 
     from grader.core.testkit import call, compare, diagnose, expect_gradient, expect_frequencies, num_pair
 
