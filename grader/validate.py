@@ -13,7 +13,10 @@
   are unique, and they import only numpy, the standard library and grader.core;
   (these rules, which grade nothing, are grader/exercise_rules.py's: `check` and the build apply them too)
 - the reference passes every test, the starter does not pass them all;
-- every mutant starts with a comment saying what mistake it models, loads and fails at least one test;
+- every mutant starts with a comment saying what mistake it models, loads and fails at least one test,
+  the first test that catches it saying the diagnosis it declares (`# expect:`, grader/mutant_diagnosis.py);
+  a surviving one is shown with an input on which it differs from the reference (grader/witness.py);
+- every accepted variant (accepted/*.py, grader/accepted.py) passes every test;
 - every test is deterministic: reference and mutants graded twice agree test by test;
 - the tests' own code (not the learner's calls) raises nothing and runs within its time
   (grader/tests_own_code.py): a test that fails in its own code is the exercise's bug, never a catch;
@@ -40,8 +43,11 @@ from grader.statement_checks import statement_problems
 from grader.statement_examples import example_problems, find_examples
 from grader.validate_timing import PhaseTimer, time_lines
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
+from grader.accepted import LABEL_PREFIX, accepted_jobs, check_accepted
+from grader.mutant_diagnosis import declared_diagnosis, diagnosis_problem
 from grader.tests_own_code import TEST_CODE_FRACTION, catches, own_code_problems, stopped_on, time_split
 from grader.track import reference_steps
+from grader.witness import find_difference
 from markup.markdown import MarkdownError, prerender, render_markdown
 from toolchain.node import NodeError, ensure_node_modules, node_command
 from grader.pyodide.dist import DistError, ensure_dist
@@ -143,7 +149,8 @@ def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
             result.lines.append(f"  - starter and mutants not graded: {not_graded}")
         else:
             _check_starter(exercise, runs, result)
-            _check_mutants(exercise, runs, result)
+            _check_mutants(exercise, runs, earlier, result)
+            check_accepted(exercise, runs, result)
             _check_determinism(exercise, runs, result)
             _check_speed(exercise, runs, test_lines, result)
     # After the gradings, whose determinism check a test that leaves state behind would otherwise fool.
@@ -223,8 +230,9 @@ def _grade_everything(exercise, test_names, earlier, sandbox_mode, timer):
     if min(run.seconds for run in runs["reference"]) > BUDGET_FRACTION * exercise.time_limit:
         return runs, "the reference's tests are too slow"
     jobs = [("starter", exercise.starter)] + [(name, source) for name, source in exercise.mutants.items()
-                                              for _ in range(2)]
-    with timer(f"starter once and {len(exercise.mutants)} mutant(s) twice"):
+                                              for _ in range(2)] + accepted_jobs(exercise) * 2
+    with timer(f"starter once, {len(exercise.mutants)} mutant(s) and {len(exercise.accepted)} accepted variant(s) "
+               f"twice"):
         for label, report in grader.grade_all(jobs, os.cpu_count() or 1):
             runs.setdefault(label, []).append(_Run.of(report))
     return runs, None
@@ -255,7 +263,7 @@ def _check_starter(exercise, runs, result):
     result.check(f"starter does not pass: {passed}/{len(run.tests)} tests pass on it", problems)
 
 
-def _check_mutants(exercise, runs, result):
+def _check_mutants(exercise, runs, earlier, result):
     problems, details = mutant_problems(exercise), []
     if not exercise.mutants:
         result.check("mutants: none (add known-wrong solutions under mutants/)", problems)
@@ -268,14 +276,21 @@ def _check_mutants(exercise, runs, result):
             problems.append(_problem(path, f"the mutant does not load ({run.error}); a mutant should load "
                                            f"and be caught by a test"))
         elif run.passed:
-            problems.append(_problem(path, "mutant survived: every hidden test passes on it; "
-                                           "add a test that catches this mistake"))
+            difference = find_difference(exercise, exercise.mutants[name], earlier,
+                                         timeout=2 * exercise.time_limit + 10)
+            problems.append(_problem(path, f"mutant survived: every hidden test passes on it; {difference}; "
+                                           f"if it is a mistake, add a test that catches it"))
         elif not catches(run):
             problems.append(_problem(path, "mutant not caught: the only tests that did not pass on it failed "
                                            "in their own code (see above), not because of the mutant"))
         else:
             caught += 1
             details.append(f"{name}: caught by {_catchers(run)}")
+            declared = declared_diagnosis(exercise.mutants[name])
+            problem = declared and diagnosis_problem(declared[1], [(test.name, test.status, test.message)
+                                                                   for test in catches(run)])
+            if problem:
+                problems.append(_problem(path, problem, declared[0]))
     result.check(f"mutants: {caught}/{len(exercise.mutants)} caught", problems, details)
 
 
@@ -330,6 +345,7 @@ def _check_pyodide(exercise, runs, earlier, dist, result):
     skipped = [name for name in exercise.mutants if any(s == "timeout" for s in runs[name][0].statuses)]
     sources = {"reference": exercise.solution}
     sources.update((name, source) for name, source in exercise.mutants.items() if name not in skipped)
+    sources.update(accepted_jobs(exercise))
     started = time.perf_counter()
     try:
         pyodide_runs = _grade_in_pyodide(exercise, sources, dist, earlier)
@@ -354,7 +370,10 @@ def _check_pyodide(exercise, runs, earlier, dist, result):
                                  f"in Pyodide, over time_limit {exercise.time_limit:g} s: a correct solution "
                                  f"would time out in the browser"))
     details = [f"not run in Pyodide (times out in CPython): {name}" for name in skipped]
-    result.check(f"Pyodide: reference and {len(sources) - 1} mutant(s) get the same verdicts as in CPython "
+    mutants = f"{len(sources) - 1 - len(exercise.accepted)} mutant(s)"
+    graded = (f"reference, {mutants} and {len(exercise.accepted)} accepted variant(s)" if exercise.accepted
+              else f"reference and {mutants}")
+    result.check(f"Pyodide: {graded} get the same verdicts as in CPython "
                  f"(reference tests {reference_seconds:.2f} s in Pyodide; {wall:.1f} s with Node startup)",
                  problems, details)
 
@@ -395,8 +414,12 @@ def _grade_in_pyodide(exercise, sources, dist, earlier=()):
 
 
 def _path_of(exercise, label):
-    return exercise.path / ("solution.py" if label == "reference" else f"mutants/{label}")
+    if label == "reference":
+        return exercise.path / "solution.py"
+    return exercise.path / (label if label.startswith(LABEL_PREFIX) else f"mutants/{label}")
 
 
 def _describe(label):
-    return "the reference" if label == "reference" else f"mutant {label}"
+    if label == "reference":
+        return "the reference"
+    return f"accepted variant {label[len(LABEL_PREFIX):]}" if label.startswith(LABEL_PREFIX) else f"mutant {label}"

@@ -2,7 +2,7 @@
 
 A cache entry's key is everything a validation verdict depends on:
 - the exercise's grading inputs: its id, entry and time_limit, starter.py,
-  solution.py, tests.py and mutants/*.py (names and sources), as loaded, and
+  solution.py, tests.py, mutants/*.py and accepted/*.py (names and sources), as loaded, and
   the references of the earlier steps it uses (graded with it, in scope);
 - the grader's own code (every .py file of the grader package) and the Python
   and numpy it runs on.
@@ -61,6 +61,7 @@ def grading_inputs(exercise):
     return json.dumps({
         "id": exercise.id, "entry": exercise.entry, "time_limit": exercise.time_limit,
         "starter": exercise.starter, "solution": exercise.solution, "tests": exercise.tests_source,
-        "mutants": exercise.mutants, "earlier": [step.to_dict() for step in reference_steps(exercise)],
+        "mutants": exercise.mutants, "accepted": exercise.accepted,
+        "earlier": [step.to_dict() for step in reference_steps(exercise)],
         "examples": [example.code for example in find_examples(exercise.statement)[0]],
     }, sort_keys=True)
