@@ -30,7 +30,8 @@ def main(argv=None):
     options = BuildOptions(**{name: value for name, value in (
         ("out_dir", args.out), ("exercises_dir", args.exercises),
         ("pyodide_url", args.pyodide_url), ("pyodide_dist", args.pyodide_dist),
-    ) if value is not None}, live_reload=args.command == "serve", use_cache=not args.no_cache)
+    ) if value is not None}, live_reload=args.command == "serve", include_drafts=args.command == "serve",
+        use_cache=not args.no_cache)
     try:
         report = build_site(options)
     except BuildError as exc:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from grader.exercise import EXERCISES_DIR, ID_PATTERN, ExerciseError, _read_text, load_all
 from grader.core.capstone_session import SESSION_STEPS
-from grader.pyodide.dist import cache_root
+from toolchain.cache import cache_root
 from grader.track import as_earlier_step, used_steps
 
 FOLDER = "capstone"

@@ -10,7 +10,8 @@ import tempfile
 from pathlib import Path
 
 from grader.assignment import AssignmentError, from_exercises, load_assignment
-from grader.batch import BatchError, Progress, read_records, run_batch, summarize
+from grader.batch import BatchError, Progress, find_learners, read_records, run_batch, summarize
+from grader.classfolder import describe as describe_layout
 from grader.classfolder.times import read_times
 from grader.pyodide.modules import BrowserModulesError, importable_modules
 from grader.roster import read_roster
@@ -22,12 +23,13 @@ from grader.core.engine import TestsError
 from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find_exercise, load_all, load_exercise
 from grader.gradescope_package import PackageError, build_autograder
 from grader.exercise_rules import InvalidExercise, ensure_valid
-from grader.outputs import Plan, class_results, gradescope, write_outputs
+from grader.outputs import Plan, class_results, gradescope, similarity_file, similarity_view, write_outputs
 from grader.outputs.atomic import write_atomically
 from grader.overrides import OverrideError, load_overrides
 from grader.overrides import check as check_overrides
 from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
-from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, accepted_names, read_source
+from grader.similarity import DEFAULT_THRESHOLD, boilerplate_of, document, similar_pairs
+from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, accepted_names, display, read_source
 from grader.tables import TableError
 from grader.text import printable
 from grader.track import reference_steps, used_steps
@@ -114,6 +116,8 @@ def _parser():
     report = commands.add_parser("report", help="write the reports of a results file (JSON Lines) again")
     report.add_argument("results", type=Path, help="a results file written by `batch`")
     report.add_argument("--reports", type=Path, metavar="DIR", required=True, help="where to write them")
+    report.add_argument("--similarity", type=Path, metavar="FILE",
+                        help="a similarity.json written by `similar`: its pairs get a section in report.html")
     _add_assignment_options(report)
     _add_overrides_option(report)
     report.set_defaults(command=run_report)
@@ -135,6 +139,25 @@ def _parser():
                        help="run: where to write results.json (default: /autograder/results/results.json)")
     _add_limit_options(scope)
     scope.set_defaults(command=run_gradescope)
+
+    similar = commands.add_parser("similar", help="flag pairs of submissions of an exercise that share much of "
+                                                  "their code (grades are not changed)",
+                                  usage="python -m grader similar [options] EXERCISE FOLDER\n"
+                                        "       python -m grader similar [options] FOLDER "
+                                        "(--exercise EXERCISE ... | --assignment FILE)")
+    similar.add_argument("targets", nargs="+", metavar="[EXERCISE] FOLDER",
+                         help="as for batch: an exercise and a folder of submissions, or a class folder with "
+                              "--exercise or --assignment")
+    _add_assignment_options(similar)
+    similar.add_argument("--threshold", type=_share, default=DEFAULT_THRESHOLD, metavar="SHARE",
+                         help="flag a pair when this share (0 to 1) of either one's code fingerprints is found in "
+                              f"the other (default: {DEFAULT_THRESHOLD})")
+    similar.add_argument("--reports", type=Path, metavar="DIR", default=Path("similarity"),
+                         help="where to write similarity.html (the pairs side by side) and similarity.json "
+                              "(for `report --similarity`) (default: similarity/)")
+    similar.add_argument("--entry-file", type=_file_name, metavar="FILE",
+                         help="in a learner's folder, the file to compare when it holds several .py files")
+    similar.set_defaults(command=run_similar)
 
     listing = commands.add_parser("list", help="list the exercises")
     listing.set_defaults(command=run_list)
@@ -251,6 +274,16 @@ def _executor(text):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _share(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r} should be a share above 0 and at most 1 (e.g. 0.5)")
+    return value
+
+
 def _ids(text):
     """A comma-separated list of exercise ids (checked when the exercise is created)."""
     return tuple(name.strip() for name in text.split(",") if name.strip())
@@ -319,7 +352,9 @@ def run_check(args):
     return EXIT_PASSED if report["passed"] else EXIT_FAILED
 
 
-def run_batch_command(args):
+def class_targets(args):
+    """(assignment, class folder, by_student) of `batch` and `similar`'s targets: EXERCISE FOLDER, or FOLDER
+    with --exercise or --assignment (one folder per student)."""
     assignment = assignment_from(args, required=False)
     by_student = assignment is not None
     if len(args.targets) != (1 if by_student else 2):
@@ -327,7 +362,11 @@ def run_batch_command(args):
                          "--assignment")
     if assignment is None:
         assignment = from_exercises(args.targets[:1])
-    folder = Path(args.targets[-1])
+    return assignment, Path(args.targets[-1]), by_student
+
+
+def run_batch_command(args):
+    assignment, folder, by_student = class_targets(args)
     named = args.assignment.stem if args.assignment else "_".join(part.exercise.id for part in assignment.parts)
     out = args.out or Path(f"{named}-results.jsonl")
     if args.reports and out.suffix.lower() == ".csv":
@@ -367,12 +406,66 @@ def run_report(args):
     if unknown:
         raise UsageError(f"{args.results}: holds results of {', '.join(map(repr, unknown))}, "
                          "which the assignment does not list")
+    similarity = similarity_of(args.similarity, records, plan) if args.similarity else None
     test_names = {}
     for record in records:
         test_names.setdefault(record["exercise"], [t["name"] for t in record["tests"]])
-    write_outputs(records, plan, args.reports, summarize(records, test_names))
+    write_outputs(records, plan, args.reports, summarize(records, test_names), similarity)
     print(f"Reports: {args.reports}/ from {len(records)} record(s)")
     return EXIT_PASSED
+
+
+def run_similar(args):
+    assignment, folder, by_student = class_targets(args)
+    layout, learners, not_read = find_learners(folder, assignment, args.entry_file, by_student)
+    print(f"Layout: {describe_layout(layout)}")
+    results = {}
+    for part in assignment.parts:
+        documents, boilerplate = [], boilerplate_of(part.exercise.starter)
+        for learner in learners:
+            if learner.exercise_id == part.exercise.id:
+                try:
+                    _, source = learner.submission.read()
+                except SubmissionError as exc:
+                    if not exc.reason.endswith("no such file"):
+                        not_read.append((learner.submission.name, learner.submission.reason(exc)))
+                    continue
+                documents.append(document(learner.submission.name, source, boilerplate))
+        results[part.exercise.id] = (len(documents), similar_pairs(documents, args.threshold))
+    if all(compared < 2 for compared, _ in results.values()):
+        found = ", ".join(f"{compared} {exercise_id} file(s)" for exercise_id, (compared, _) in results.items())
+        raise UsageError(f"{display(folder)}: nothing to compare: {found}; two submissions of an exercise are needed")
+    write_atomically(args.reports / "similarity.json", similarity_file.render(results, args.threshold))
+    write_atomically(args.reports / "similarity.html",
+                     similarity_view.render(results, args.threshold, assignment.title))
+    for exercise_id, (compared, pairs) in results.items():
+        print(f"{exercise_id}: {compared} submission(s) compared, {len(pairs)} pair(s) at or above "
+              f"{100 * args.threshold:.0f}%")
+        for pair in pairs:
+            print(f"  {100 * pair.highest:3.0f}%  {printable(pair.first.name)} and {printable(pair.second.name)}")
+    if not_read:
+        print(f"\nNot compared ({len(not_read)}):\n" + "\n".join(f"  {printable(name)}: {printable(reason)}"
+                                                               for name, reason in sorted(not_read)))
+    print(f"\nReports: {args.reports}/ (similarity.html, similarity.json); grades are not changed")
+    return EXIT_PASSED
+
+
+def similarity_of(path, records, plan):
+    """The data of the similarity file `path`, if it is about these exercises and students; else UsageError."""
+    try:
+        similarity = similarity_file.read(path)
+    except similarity_file.SimilarityFileError as exc:
+        raise UsageError(str(exc)) from None
+    unknown = sorted(set(similarity["exercises"]) - set(plan.weights))
+    if unknown:
+        raise UsageError(f"{display(path)}: about {', '.join(map(repr, unknown))}, which the results do not hold")
+    graded = {record["submission"] for record in records}
+    strangers = sorted({pair[side] for found in similarity["exercises"].values() for pair in found["pairs"]
+                        for side in ("first", "second")} - graded)
+    if strangers:
+        raise UsageError(f"{display(path)}: names {len(strangers)} submission(s) not in the results, e.g. "
+                         f"{printable(strangers[0])!r}: was it made from another class folder?")
+    return similarity
 
 
 def run_gradescope(args):

@@ -7,6 +7,7 @@ An exercise is a folder `exercises/<id>/` holding:
     solution.py     the reference solution
     tests.py        hidden tests: functions test_*(<entry>), docstring first line = name
     mutants/*.py    known-wrong solutions the hidden tests must reject
+    accepted/*.py   other correct solutions the hidden tests must accept (optional)
 
 Every problem is reported as an `ExerciseError` naming the file (and the line,
 where there is one) and what is wrong; every problem of exercise.toml at once
@@ -52,6 +53,7 @@ METADATA = {
     "visibility": (dict, False, {}),
     "uses": (list, False, []),
     "part": (str, False, None),
+    "draft": (bool, False, False),
 }
 REQUIRED_FILES = ("exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py")
 MAX_SUMMARY_CHARS = 120  # one line under the title on the index
@@ -125,10 +127,12 @@ class Exercise:
     solution: str
     tests_source: str
     mutants: dict  # mutant file name -> source
+    accepted: dict  # accepted variant's file name -> source: other correct solutions, which must pass
     points: dict   # hidden test name -> what it is worth (1 when not named)
     visibility: dict  # hidden test name -> when Gradescope shows it (VISIBILITIES; the assignment's when not named)
     uses: tuple    # ids of the earlier steps of the track whose entry functions the learner's code may call
     part: str | None  # the named part of its track it belongs to (the index groups steps by part)
+    draft: bool       # previewed by `build.py serve`, left out of the site `build.py` publishes
 
     def grading_spec(self):
         return GradingSpec(exercise_id=self.id, entry=self.entry, tests_source=self.tests_source,
@@ -182,14 +186,10 @@ def load_exercise(name_or_path, root=EXERCISES_DIR):
     for name in ("starter.py", "solution.py", "tests.py"):
         _check_compiles(folder / name, texts[name])
     _check_entry_defined(folder, metadata["entry"], texts["solution.py"])
-    mutants = {}
-    if (folder / "mutants").is_dir():
-        for path in sorted((folder / "mutants").glob("*.py")):
-            mutants[path.name] = _read_text(path)
-            _check_compiles(path, mutants[path.name])
     return Exercise(
         path=folder, statement=texts["statement.md"], starter=texts["starter.py"],
-        solution=texts["solution.py"], tests_source=texts["tests.py"], mutants=mutants,
+        solution=texts["solution.py"], tests_source=texts["tests.py"], mutants=_solutions(folder / "mutants"),
+        accepted=_solutions(folder / "accepted"),
         tags=tuple(metadata.pop("tags")), hints=tuple(metadata.pop("hints")), uses=tuple(metadata.pop("uses")),
         **metadata,
     )
@@ -206,6 +206,15 @@ def track_step(folder):
     if not isinstance(track, str) or type(step) is not int:
         return None
     return track, step, line_of(text, "step")
+
+
+def _solutions(folder):
+    """{file name: source} of the .py files of `folder` (none when it does not exist), each compiled."""
+    sources = {}
+    for path in sorted(folder.glob("*.py")) if folder.is_dir() else ():
+        sources[path.name] = _read_text(path)
+        _check_compiles(path, sources[path.name])
+    return sources
 
 
 def load_all(root=EXERCISES_DIR):
@@ -262,7 +271,7 @@ def _read_metadata(folder):
                 problems.append(ExerciseError(path, f"missing required key {key!r}"))
             else:
                 typed.add(key)
-        elif not isinstance(raw[key], kind) or isinstance(raw[key], bool):
+        elif not isinstance(raw[key], kind) or (isinstance(raw[key], bool) and kind is not bool):
             expected = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
             error(key, f"{key} should be {expected}, not {type(raw[key]).__name__} {raw[key]!r}")
         else:

@@ -6,8 +6,11 @@ the reference solution as its argument (`test_shape[reference]`), run with the
 references of the steps it `uses` in scope, as offline grading runs it.  After the
 tests, one item per mutant (`mutant[swapped_sin_cos]`) grades that mutant with
 the real grader, in an isolated process under the exercise's time limit, and
-fails, naming the mutant, when every hidden test passes on it, or when a test
-fails in its own code on it (with the tests.py line and the traceback).
+fails, naming the mutant, when every hidden test passes on it; one item per
+accepted variant (`accepted[inverse_cdf_draw]`) grades it the same way and
+fails, naming the tests that reject it, unless every hidden test passes on it.
+Either fails when a test fails in its own code on the file (with the tests.py
+line and the traceback): that is the exercise's bug, never a verdict.
 
 The project's own test suite (`pytest`, testpaths = tests) never loads this.
 """
@@ -87,47 +90,72 @@ class HiddenTests(pytest.Module):
     def collect(self):
         yield from super().collect()
         for name in self.exercise.mutants:
-            yield Mutant.from_parent(self, name=f"mutant[{name.removesuffix('.py')}]", mutant=name)
+            yield Mutant.from_parent(self, name=f"mutant[{name.removesuffix('.py')}]", filename=name)
+        for name in self.exercise.accepted:
+            yield AcceptedVariant.from_parent(self, name=f"accepted[{name.removesuffix('.py')}]", filename=name)
 
 
-class MutantSurvived(Exception):
-    pass
+class WrongVerdict(Exception):
+    """A mutant that no test catches, or an accepted variant that a test rejects."""
 
 
-class Mutant(pytest.Item):
-    """Grades one mutant; passes when at least one hidden test fails on it."""
+class _GradedFile(pytest.Item):
+    """Grades one file of `folder` (mutants/ or accepted/) like a learner's; `judge` decides on the report."""
+    folder = kind = ""
 
-    def __init__(self, *, mutant, **kwargs):
+    def __init__(self, *, filename, **kwargs):
         super().__init__(**kwargs)
-        self.mutant = mutant
+        self.filename = filename
 
     def runtest(self):
         exercise = self.parent.exercise
-        source = exercise.mutants[self.mutant]
+        source = getattr(exercise, self.folder)[self.filename]
         limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit)
         report = grade_isolated(exercise.grading_spec(), source, limits, earlier=self.parent.earlier,
                                 authoring=True)
-        where = f"{exercise.path.name}/mutants/{self.mutant}"
-        if report["error"] is not None:
-            raise MutantSurvived(f"{where} does not load, so no test can catch it: {report['error']}")
+        where = f"{exercise.path.name}/{self.folder}/{self.filename}"
         broken = [test["test_code_error"]["traceback"] for test in report["tests"] if "test_code_error" in test]
-        if broken:  # a test that failed in its own code is the exercise's bug, never a catch
-            raise MutantSurvived(f"{where}: a test failed in its own code, not because of the mutant:\n"
-                                 + "\n".join(dict.fromkeys(broken)))
-        caught = [test for test in report["tests"] if test["status"] != "passed"]
-        if not caught:
-            raise MutantSurvived(f"{where} survived: all {len(report['tests'])} hidden tests pass on it; "
-                                 f"add a test that catches this mistake")
-        self.add_report_section("call", "grading", "\n".join(
-            f"caught by {test['name']} ({test['status']}): {test['message']}" for test in caught))
+        if broken:  # a test that failed in its own code is the exercise's bug, never a verdict on this file
+            raise WrongVerdict(f"{where}: a test failed in its own code, not because of this file:\n"
+                               + "\n".join(dict.fromkeys(broken)))
+        self.judge(report, where)
 
     def repr_failure(self, excinfo):
-        if isinstance(excinfo.value, MutantSurvived):
+        if isinstance(excinfo.value, WrongVerdict):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
 
     def reportinfo(self):
-        return self.path.parent / "mutants" / self.mutant, None, f"mutant {self.mutant}"
+        return self.path.parent / self.folder / self.filename, None, f"{self.kind} {self.filename}"
+
+
+class Mutant(_GradedFile):
+    """Grades one mutant; passes when at least one hidden test fails on it."""
+    folder, kind = "mutants", "mutant"
+
+    def judge(self, report, where):
+        if report["error"] is not None:
+            raise WrongVerdict(f"{where} does not load, so no test can catch it: {report['error']}")
+        caught = [test for test in report["tests"] if test["status"] != "passed"]
+        if not caught:
+            raise WrongVerdict(f"{where} survived: all {len(report['tests'])} hidden tests pass on it; "
+                               f"add a test that catches this mistake")
+        self.add_report_section("call", "grading", "\n".join(
+            f"caught by {test['name']} ({test['status']}): {test['message']}" for test in caught))
+
+
+class AcceptedVariant(_GradedFile):
+    """Grades one accepted variant (accepted/*.py); passes when every hidden test passes on it."""
+    folder, kind = "accepted", "accepted variant"
+
+    def judge(self, report, where):
+        if report["error"] is not None:
+            raise WrongVerdict(f"{where} is an accepted variant but does not load: {report['error']}")
+        failing = [test for test in report["tests"] if test["status"] != "passed"]
+        if failing:
+            raise WrongVerdict(f"{where} is an accepted variant, yet {len(failing)} hidden test(s) reject it:\n"
+                               + "\n".join(f"{test['name']} ({test['status']}): {test['message']}"
+                                           for test in failing))
 
 
 def _import(name, path, scope=None):

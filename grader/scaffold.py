@@ -21,6 +21,8 @@ from grader.exercise import EXERCISES_DIR, ID_PATTERN, ExerciseError, exercise_f
 from grader.track import used_steps
 
 DEFAULT_TRACK = "build-gpt"
+DRAFT_LINES = ("# A draft is previewed by `build.py serve` and left out of the site `build.py` publishes: delete\n"
+               "# this line once the exercise is ready.\ndraft = true\n")
 
 
 class ScaffoldError(Exception):
@@ -28,10 +30,11 @@ class ScaffoldError(Exception):
 
 
 def create_exercise(exercise_id, root=EXERCISES_DIR, *, title=None, track=DEFAULT_TRACK, step=None, entry=None,
-                    uses=()):
+                    uses=(), draft=True):
     """Create `root/exercise_id/` with the example files; return its path.
 
     `uses`: ids of earlier steps of `track` under `root` whose entry functions the learner's code finds in scope.
+    `draft`: mark it `draft = true`, so that `build.py` does not publish it before the author is done.
     """
     root = Path(root)
     if not ID_PATTERN.match(exercise_id):
@@ -50,22 +53,22 @@ def create_exercise(exercise_id, root=EXERCISES_DIR, *, title=None, track=DEFAUL
         raise ScaffoldError(f"step {step} of track {track!r} is already used by {taken[step]} "
                             f"(the next free step is {max(taken) + 1})")
     files = _example_files(exercise_id, title or exercise_id.replace("_", " ").capitalize(), track, step, entry,
-                           tuple(uses))
+                           tuple(uses), draft)
 
     root.mkdir(parents=True, exist_ok=True)
     # Built inside a hidden folder of root (same file system, so the rename is atomic); the loaders
     # only look at root's direct children, so a half-written exercise is never picked up.
     staging = Path(tempfile.mkdtemp(dir=root, prefix=f".new-{exercise_id}-"))
     try:
-        draft = staging / exercise_id
+        staged = staging / exercise_id
         for relative, text in files.items():
-            (draft / relative).parent.mkdir(parents=True, exist_ok=True)
-            (draft / relative).write_text(text, encoding="utf-8")
+            (staged / relative).parent.mkdir(parents=True, exist_ok=True)
+            (staged / relative).write_text(text, encoding="utf-8")
         try:
-            used_steps(load_exercise(draft), root)
+            used_steps(load_exercise(staged), root)
         except ExerciseError as exc:  # e.g. a --track or --title the format does not allow, a --uses unknown
             raise ScaffoldError(f"cannot create {exercise_id}: {exc.message}") from None
-        os.rename(draft, target)
+        os.rename(staged, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
@@ -84,9 +87,9 @@ def _steps_used(root, track):
     return steps
 
 
-def _example_files(exercise_id, title, track, step, entry, uses):
+def _example_files(exercise_id, title, track, step, entry, uses, draft):
     values = {"ID": exercise_id, "TITLE": _toml_string(title), "TRACK": track, "STEP": str(step), "ENTRY": entry,
-              "USES": "", "IN_SCOPE": ""}
+              "USES": "", "IN_SCOPE": "", "DRAFT": DRAFT_LINES if draft else ""}
     if uses:
         listed = ", ".join(uses)
         values["USES"] = ("# The earlier steps of the track it builds on: their entry functions are in the "
@@ -95,7 +98,7 @@ def _example_files(exercise_id, title, track, step, entry, uses):
         values["IN_SCOPE"] = f"# In scope from earlier steps (call them, no need to paste them): {listed}.\n"
 
     def fill(template):
-        return re.sub(r"@(ID|TITLE|TRACK|STEP|ENTRY|USES|IN_SCOPE)@", lambda m: values[m.group(1)], template)
+        return re.sub(r"@(ID|TITLE|TRACK|STEP|ENTRY|USES|IN_SCOPE|DRAFT)@", lambda m: values[m.group(1)], template)
 
     return {name: fill(template) for name, template in _TEMPLATES.items()}
 
@@ -132,7 +135,7 @@ hints = [
   'Exponentiate with `np.exp`, then divide every row by its own sum: `keepdims=True` keeps the shapes compatible.',
   'Subtracting the row maximum $\\max_j x_{ij}$ before `np.exp` changes nothing mathematically but stops the overflow.',
 ]
-''',
+@DRAFT@''',
     "statement.md": r'''## Background
 
 Attention weights and next-token probabilities both come from a softmax: it turns a row of arbitrary real scores into a probability distribution, keeping the order of the scores and exaggerating the gaps between them.
@@ -157,8 +160,8 @@ A `numpy.ndarray` of shape `(N, C)`. Every entry lies in $[0, 1]$ and every row 
 
 ```python
 @ENTRY@(np.array([[0.0, 0.0], [0.0, np.log(3.0)]]))
-# [[0.5  0.5 ]
-#  [0.25 0.75]]
+# -> [[0.5  0.5 ]
+#     [0.25 0.75]]
 ```
 
 In the second row $e^0 = 1$ and $e^{\ln 3} = 3$, so the probabilities are $1/4$ and $3/4$.

@@ -6,6 +6,8 @@ references, so a mark is about the step itself; in the browser they are the lear
 code where there is one.
 """
 
+from pathlib import Path
+
 from grader.core.engine import EarlierStep, load_submission
 from grader.exercise import ExerciseError, did_you_mean, exercise_folders, load_exercise
 
@@ -50,9 +52,26 @@ def as_earlier_step(used, source, yours):
                        uses=used.uses, yours=yours)
 
 
+_loaded = {}  # folder -> (its files' sizes and modification times, the Exercise loaded from them)
+
+
+def _load_unchanged(used_id, root):
+    """load_exercise, reusing the Exercise loaded before while no file of its folder changed: the steps a
+    track builds on are loaded again for every step that uses them, on every build of the preview."""
+    folder = Path(root) / used_id
+    try:
+        stamp = tuple((path.as_posix(), info.st_mtime_ns, info.st_size)
+                      for path in sorted(folder.rglob("*")) if (info := path.stat()))
+    except OSError:
+        return load_exercise(used_id, root)  # let the loader say what is wrong
+    if _loaded.get(folder, (None,))[0] != stamp:
+        _loaded[folder] = stamp, load_exercise(used_id, root)
+    return _loaded[folder][1]
+
+
 def _load_used(user, used_id, root):
     try:
-        used = load_exercise(used_id, root)
+        used = _load_unchanged(used_id, root)
     except ExerciseError as exc:
         ids = [folder.name for folder in exercise_folders(root)]
         raise user.error_at("uses", f"uses {used_id!r}, which cannot be loaded from {root}: {exc}"

@@ -6,18 +6,24 @@
 
 - the folder matches the format (the loader's own checks: files, metadata, syntax), the steps it
   uses exist, earlier in its track (grader/track.py), and no exercise beside it has its step;
-- the statement and the hints render (Markdown and LaTeX, as on the site);
+- the statement and the hints render (Markdown and LaTeX, as on the site), hold no stray `$`, every image
+  and relative link of the statement is found, and its runnable examples show what the reference gives
+  (grader/statement_checks.py, grader/statement_examples.py);
 - the hidden tests load as `check` loads them, each has a docstring, their names (and function names)
   are unique, and they import only numpy, the standard library and grader.core;
   (these rules, which grade nothing, are grader/exercise_rules.py's: `check` and the build apply them too)
 - the reference passes every test, the starter does not pass them all;
-- every mutant starts with a comment saying what mistake it models, loads and fails at least one test;
+- every mutant starts with a comment saying what mistake it models, loads and fails at least one test,
+  the first test that catches it saying the diagnosis it declares (`# expect:`, grader/mutant_diagnosis.py);
+  a surviving one is shown with an input on which it differs from the reference (grader/witness.py);
+- every accepted variant (accepted/*.py, grader/accepted.py) passes every test;
 - every test is deterministic: reference and mutants graded twice agree test by test;
 - the tests' own code (not the learner's calls) raises nothing and runs within its time
   (grader/tests_own_code.py): a test that fails in its own code is the exercise's bug, never a catch;
 - the reference's tests fit in a time budget (BUDGET_FRACTION of time_limit), learner and test code apart;
 - with a Pyodide distribution: reference and mutants get the same verdicts in
   real Pyodide (under Node) as in CPython.
+The report ends with where the time went (grader/validate_timing.py).
 
 Every grading runs like `python -m grader check` (a checker process, the
 learner's code in the sandbox, the references of the steps it uses in scope),
@@ -32,11 +38,18 @@ from pathlib import Path
 
 from grader.exercise import Exercise, ExerciseError, load_exercise
 from grader.exercise_rules import mutant_problems, step_problems, tests_problems
+from grader.reference_runner import run_reference
+from grader.statement_checks import statement_problems
+from grader.statement_examples import example_problems, find_examples
+from grader.validate_timing import PhaseTimer, time_lines
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
+from grader.accepted import LABEL_PREFIX, accepted_jobs, check_accepted
+from grader.mutant_diagnosis import declared_diagnosis, diagnosis_problem
 from grader.tests_own_code import TEST_CODE_FRACTION, catches, own_code_problems, stopped_on, time_split
 from grader.track import reference_steps
+from grader.witness import find_difference
 from markup.markdown import MarkdownError, prerender, render_markdown
-from grader.node import NodeError, node_command
+from toolchain.node import NodeError, ensure_node_modules, node_command
 from grader.pyodide.dist import DistError, ensure_dist
 from grader.pyodide.run import PyodideError, run_in_pyodide
 
@@ -119,26 +132,36 @@ def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
         return _finish(result, started)
     result = ValidationResult(exercise.id, lines=[f"{exercise.id} - {exercise.title}"])
     result.check(FORMAT_CHECK, step_problems(exercise))
-    _check_markdown(exercise, result)
+    timer = PhaseTimer()
+    with timer("rendering"):
+        _check_markdown(exercise, result)
     tests = _check_tests(exercise, result)
+    runs, not_graded, test_lines = {}, None, {}
     if tests is not None:
-        test_lines = {}  # test name -> the line of its def (the first, should two share a name)
-        for test in tests:
+        for test in tests:  # test name -> the line of its def (the first, should two share a name)
             test_lines.setdefault(test.name, test.function.__code__.co_firstlineno)
-        runs, not_graded = _grade_everything(exercise, [test.name for test in tests], earlier, sandbox_mode)
+        runs, not_graded = _grade_everything(exercise, [test.name for test in tests], earlier, sandbox_mode, timer)
         result.check("tests' own code raises nothing and runs within its time", own_code_problems(exercise, runs))
         _check_reference(exercise, runs, result)
         if not_graded:
             if len(runs["reference"]) == 2:
                 _check_speed(exercise, runs, test_lines, result)
             result.lines.append(f"  - starter and mutants not graded: {not_graded}")
-            return _finish(result, started)
-        _check_starter(exercise, runs, result)
-        _check_mutants(exercise, runs, result)
-        _check_determinism(exercise, runs, result)
-        _check_speed(exercise, runs, test_lines, result)
-        if pyodide_dist is not None:
+        else:
+            _check_starter(exercise, runs, result)
+            _check_mutants(exercise, runs, earlier, result)
+            check_accepted(exercise, runs, result)
+            _check_determinism(exercise, runs, result)
+            _check_speed(exercise, runs, test_lines, result)
+    # After the gradings, whose determinism check a test that leaves state behind would otherwise fool.
+    examples, marking = find_examples(exercise.statement)
+    with timer("statement's examples on the reference"):
+        reference_run = run_reference(exercise, examples, earlier)
+    _check_statement(exercise, examples, marking, reference_run, result)
+    if tests is not None and not_graded is None and pyodide_dist is not None:
+        with timer("Pyodide"):
             _check_pyodide(exercise, runs, earlier, pyodide_dist, result)
+    result.lines.extend(time_lines(timer, runs, test_lines))
     return _finish(result, started)
 
 
@@ -169,6 +192,16 @@ def _check_markdown(exercise, result):
     result.check(f"statement.md and {hints} render", problems)
 
 
+def _check_statement(exercise, examples, marking, reference_run, result):
+    path = exercise.path / "statement.md"
+    problems = [_problem(path, message, line) for line, message in marking]
+    problems += example_problems(exercise, examples, reference_run)
+    checked = sum(len(example.outputs) for example in examples)
+    shown = f"{checked} example output(s) checked against the reference" if checked else "no runnable examples"
+    result.check(f"statement.md: {shown}; no stray $; images and links found",
+                 statement_problems(exercise) + problems)
+
+
 def _check_tests(exercise, result):
     """Check the hidden tests load, are documented and uniquely named; return them (HiddenTest) or None."""
     tests, problems = tests_problems(exercise)
@@ -180,7 +213,7 @@ def _check_tests(exercise, result):
     return tests
 
 
-def _grade_everything(exercise, test_names, earlier, sandbox_mode):
+def _grade_everything(exercise, test_names, earlier, sandbox_mode, timer):
     """({label: [_Run, ...]}, why the rest was not graded or None): reference and mutants graded twice
     (determinism), the starter once.  Only the reference when its tests are too slow: once when their own code ran
     out of time, twice when they take more than the speed budget (it would be the same on each of the others)."""
@@ -189,16 +222,19 @@ def _grade_everything(exercise, test_names, earlier, sandbox_mode):
     grader = Grader(exercise.grading_spec(), limits, shared_sandbox(sandbox_mode), test_names, earlier,
                     authoring=True)
     # The reference runs alone, one run at a time, since its timing feeds the speed check.
-    runs = {"reference": [_Run.of(grader.grade(exercise.solution))]}
-    if stopped_on(runs["reference"][0]):
-        return runs, "the tests' own code ran out of time on the reference"
-    runs["reference"].append(_Run.of(grader.grade(exercise.solution)))
+    with timer("reference graded twice"):
+        runs = {"reference": [_Run.of(grader.grade(exercise.solution))]}
+        if stopped_on(runs["reference"][0]):
+            return runs, "the tests' own code ran out of time on the reference"
+        runs["reference"].append(_Run.of(grader.grade(exercise.solution)))
     if min(run.seconds for run in runs["reference"]) > BUDGET_FRACTION * exercise.time_limit:
         return runs, "the reference's tests are too slow"
     jobs = [("starter", exercise.starter)] + [(name, source) for name, source in exercise.mutants.items()
-                                              for _ in range(2)]
-    for label, report in grader.grade_all(jobs, os.cpu_count() or 1):
-        runs.setdefault(label, []).append(_Run.of(report))
+                                              for _ in range(2)] + accepted_jobs(exercise) * 2
+    with timer(f"starter once, {len(exercise.mutants)} mutant(s) and {len(exercise.accepted)} accepted variant(s) "
+               f"twice"):
+        for label, report in grader.grade_all(jobs, os.cpu_count() or 1):
+            runs.setdefault(label, []).append(_Run.of(report))
     return runs, None
 
 
@@ -227,7 +263,7 @@ def _check_starter(exercise, runs, result):
     result.check(f"starter does not pass: {passed}/{len(run.tests)} tests pass on it", problems)
 
 
-def _check_mutants(exercise, runs, result):
+def _check_mutants(exercise, runs, earlier, result):
     problems, details = mutant_problems(exercise), []
     if not exercise.mutants:
         result.check("mutants: none (add known-wrong solutions under mutants/)", problems)
@@ -240,14 +276,21 @@ def _check_mutants(exercise, runs, result):
             problems.append(_problem(path, f"the mutant does not load ({run.error}); a mutant should load "
                                            f"and be caught by a test"))
         elif run.passed:
-            problems.append(_problem(path, "mutant survived: every hidden test passes on it; "
-                                           "add a test that catches this mistake"))
+            difference = find_difference(exercise, exercise.mutants[name], earlier,
+                                         timeout=2 * exercise.time_limit + 10)
+            problems.append(_problem(path, f"mutant survived: every hidden test passes on it; {difference}; "
+                                           f"if it is a mistake, add a test that catches it"))
         elif not catches(run):
             problems.append(_problem(path, "mutant not caught: the only tests that did not pass on it failed "
                                            "in their own code (see above), not because of the mutant"))
         else:
             caught += 1
             details.append(f"{name}: caught by {_catchers(run)}")
+            declared = declared_diagnosis(exercise.mutants[name])
+            problem = declared and diagnosis_problem(declared[1], [(test.name, test.status, test.message)
+                                                                   for test in catches(run)])
+            if problem:
+                problems.append(_problem(path, problem, declared[0]))
     result.check(f"mutants: {caught}/{len(exercise.mutants)} caught", problems, details)
 
 
@@ -302,6 +345,7 @@ def _check_pyodide(exercise, runs, earlier, dist, result):
     skipped = [name for name in exercise.mutants if any(s == "timeout" for s in runs[name][0].statuses)]
     sources = {"reference": exercise.solution}
     sources.update((name, source) for name, source in exercise.mutants.items() if name not in skipped)
+    sources.update(accepted_jobs(exercise))
     started = time.perf_counter()
     try:
         pyodide_runs = _grade_in_pyodide(exercise, sources, dist, earlier)
@@ -326,7 +370,10 @@ def _check_pyodide(exercise, runs, earlier, dist, result):
                                  f"in Pyodide, over time_limit {exercise.time_limit:g} s: a correct solution "
                                  f"would time out in the browser"))
     details = [f"not run in Pyodide (times out in CPython): {name}" for name in skipped]
-    result.check(f"Pyodide: reference and {len(sources) - 1} mutant(s) get the same verdicts as in CPython "
+    mutants = f"{len(sources) - 1 - len(exercise.accepted)} mutant(s)"
+    graded = (f"reference, {mutants} and {len(exercise.accepted)} accepted variant(s)" if exercise.accepted
+              else f"reference and {mutants}")
+    result.check(f"Pyodide: {graded} get the same verdicts as in CPython "
                  f"(reference tests {reference_seconds:.2f} s in Pyodide; {wall:.1f} s with Node startup)",
                  problems, details)
 
@@ -335,8 +382,9 @@ def pyodide_dist():
     """The verified Pyodide folder to pass as `validate_exercise(..., pyodide_dist=...)`."""
     try:
         node_command()
+        ensure_node_modules(PROJECT_ROOT)  # as the build does: `npm ci` when node_modules is missing or stale
     except NodeError as exc:
-        raise PyodideError(f"grading in Pyodide needs Node.js: {exc}") from None
+        raise PyodideError(f"grading in Pyodide needs Node.js and the npm packages: {exc}") from None
     try:
         return ensure_dist(project_root=PROJECT_ROOT)
     except DistError as exc:
@@ -366,8 +414,12 @@ def _grade_in_pyodide(exercise, sources, dist, earlier=()):
 
 
 def _path_of(exercise, label):
-    return exercise.path / ("solution.py" if label == "reference" else f"mutants/{label}")
+    if label == "reference":
+        return exercise.path / "solution.py"
+    return exercise.path / (label if label.startswith(LABEL_PREFIX) else f"mutants/{label}")
 
 
 def _describe(label):
-    return "the reference" if label == "reference" else f"mutant {label}"
+    if label == "reference":
+        return "the reference"
+    return f"accepted variant {label[len(LABEL_PREFIX):]}" if label.startswith(LABEL_PREFIX) else f"mutant {label}"

@@ -17,9 +17,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from grader.node import NodeError, ensure_node_modules, node_command
-from grader.pyodide.dist import cache_root
 from markup import mathml_core
+from toolchain.cache import cache_root
+from toolchain.node import NodeError, ensure_node_modules, node_command
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 NODE_SCRIPT = Path(__file__).with_name("katex_batch.mjs")

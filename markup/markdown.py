@@ -6,6 +6,7 @@ it, so `_`, `*` and `\\` inside formulas stay LaTeX; `$` inside code spans and
 code blocks stays text, and `\\$` is a literal dollar.
 """
 
+import functools
 import re
 
 from markdown_it import MarkdownIt
@@ -82,14 +83,11 @@ def _formulas(tokens):
     for token in tokens:
         if token.type == "math_block":
             yield token, token.map[0] + 1, _display_formula(token)
-        line = token.map[0] + 1 if token.map else None
-        for index, child in enumerate(token.children or []):
+        for index, (child, line) in enumerate(inline_lines(token)):
             if child.type in ("math_inline", "math_inline_double"):
                 child.meta["siblings"], child.meta["index"] = token.children, index
                 yield child, line, (_display_formula(child) if child.type == "math_inline_double"
                                     else Formula(child.content.strip(), False))
-            if line:
-                line += child.content.count("\n") + (child.type in ("softbreak", "hardbreak"))
 
 
 def _display_formula(token):
@@ -206,3 +204,30 @@ def _make_parser():
 
 
 _MD = _make_parser()
+
+
+@functools.lru_cache(maxsize=256)
+def parse_for_checks(text):
+    """The tokens of `text` as the renderer parses it, except that an escaped character (`\\$`) stays a
+    token of its own (`text_special`), so that checks can tell it from the same character left as text.
+    Remembered (every check of a statement reads the same tokens, and the preview's rebuilds the same
+    statements): read them, never change them."""
+    return tuple(_CHECKS_MD.parse(text, {}))
+
+
+def inline_lines(inline):
+    """(child token, its line in the text) for each child of an inline token."""
+    line = inline.map[0] + 1 if inline.map else None
+    for child in inline.children or []:
+        yield child, line
+        if line:
+            line += child.content.count("\n") + (child.type in ("softbreak", "hardbreak"))
+
+
+def code_blocks(text):
+    """(info string, code, line of the code's first line) of each fenced code block of `text`."""
+    return [(token.info.strip(), token.content, token.map[0] + 2)
+            for token in parse_for_checks(text) if token.type == "fence"]
+
+
+_CHECKS_MD = _make_parser().disable("text_join")

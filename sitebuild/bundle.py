@@ -11,9 +11,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from grader.node import NodeError, ensure_node_modules
 from sitebuild import BuildError
 from sitebuild.cache import digest, files_digest
+from toolchain.node import NodeError, ensure_node_modules
 
 # name -> what it is, for the message when the source is missing
 ENTRIES = {

@@ -5,14 +5,24 @@ the writes of one save into one rebuild. Nothing a rebuild raises stops the
 watching: the error goes to the terminal and to the shared `BuildState`, which
 the pages read through the server (see site/js/live-reload.js) to show it, and
 the next good build clears it.
+
+A rebuild does not wait for validation: the pages reload at once, and each exercise whose validation
+the cache does not hold (the one just edited) is validated in a thread of its own (`Validations`), so
+a slow one holds up neither the pages nor the other exercises; its problem shows like a build error
+until a save fixes it.
 """
 
+import dataclasses
 import threading
+import time
 import traceback
 import watchfiles
 
 from sitebuild import BuildError, shown_path
+from sitebuild.cache import DiskCache
 from sitebuild.pipeline import build_site
+from sitebuild.validation import Validator, grading_inputs
+from toolchain.cache import cache_root
 
 # Writes closer together than STEP_MS are one change (an editor saving in steps), grouped for at most DEBOUNCE_MS.
 STEP_MS = 300
@@ -25,6 +35,7 @@ class BuildState:
         self._lock = threading.Lock()
         self.generation = 0
         self.error = None
+        self.invalid = {}  # exercise id -> its validation's first problem
 
     def succeeded(self):
         with self._lock:
@@ -35,18 +46,69 @@ class BuildState:
         with self._lock:
             self.error = message
 
+    def validated(self, exercise_id, problem):
+        """Record an exercise's validation: `problem` is None when it passed."""
+        with self._lock:
+            self.invalid.pop(exercise_id, None)
+            if problem is not None:
+                self.invalid[exercise_id] = problem
+
     def snapshot(self):
         with self._lock:
-            return {"generation": self.generation, "error": self.error}
+            error = self.error or next((self.invalid[key] for key in sorted(self.invalid)), None)
+            return {"generation": self.generation, "error": error}
+
+
+class Validations:
+    """Validate exercises in the background, one thread each; a result made stale by a newer save is dropped."""
+
+    def __init__(self, options, state, log):
+        self.cache_folder = (options.cache_dir or cache_root()) / "validation"
+        self.state, self.log = state, log
+        self._lock = threading.Lock()
+        self._wanted = {}  # exercise id -> the grading inputs of its latest version
+
+    def start(self, report):
+        """Validate the exercises `report` (a BuildReport) left unvalidated; those it found valid in the cache
+        are valid (a validation of an older version of one of them is dropped)."""
+        with self._lock:
+            for exercise_id in report.from_cache:
+                self._wanted.pop(exercise_id, None)
+                self.state.validated(exercise_id, None)
+        for exercise in report.unvalidated:
+            inputs = grading_inputs(exercise)
+            with self._lock:
+                if self._wanted.get(exercise.id) == inputs:
+                    continue  # already being validated as it is
+                self._wanted[exercise.id] = inputs
+            threading.Thread(target=self._validate, args=(exercise, inputs), daemon=True).start()
+
+    def _validate(self, exercise, inputs):
+        started = time.perf_counter()
+        try:
+            Validator(DiskCache(self.cache_folder)).check(exercise)
+            problem = None
+        except BuildError as exc:
+            problem = str(exc)
+        except Exception as exc:  # a bug in validation must not end the preview
+            problem = describe(exc)
+        with self._lock:
+            if self._wanted.get(exercise.id) != inputs:
+                return  # a newer save is being validated
+            del self._wanted[exercise.id]
+        self.state.validated(exercise.id, problem)
+        self.log(f"error: {problem}" if problem else
+                 f"Validated {exercise.id} in {time.perf_counter() - started:.2f} s.")
 
 
 def watch(options, folders, state, log=print, stop=None):
     """Rebuild into options.out_dir after each change under `folders`, until `stop` (an Event) is set."""
     stop = stop or threading.Event()
+    validations = Validations(options, state, log)
     while not stop.is_set():
         try:
             for changes in watchfiles.watch(*folders, step=STEP_MS, debounce=DEBOUNCE_MS, stop_event=stop):
-                rebuild(options, state, sorted({path for _, path in changes}), log)
+                rebuild(options, state, sorted({path for _, path in changes}), log, validations)
         except Exception as exc:  # the watcher itself failed: say so, then watch again
             message = f"the file watcher stopped: {describe(exc)}"
             state.failed(message)
@@ -54,10 +116,11 @@ def watch(options, folders, state, log=print, stop=None):
             stop.wait(RETRY_SECONDS)
 
 
-def rebuild(options, state, changed, log=print):
-    """Build once; report success or any error (foreseen or not) to `state` and `log`, never raise."""
+def rebuild(options, state, changed, log=print, validations=None):
+    """Build once; report success or any error (foreseen or not) to `state` and `log`, never raise.
+    With `validations`, the build does not validate: it hands the exercises that need it over."""
     try:
-        report = build_site(options)
+        report = build_site(dataclasses.replace(options, validate=validations is None))
     except BuildError as exc:
         message = str(exc)
     except Exception as exc:  # a bug in the build: the preview must survive it and say where it happened
@@ -66,6 +129,8 @@ def rebuild(options, state, changed, log=print):
         state.succeeded()
         log(f"Rebuilt {report.exercises} exercise{'s' if report.exercises != 1 else ''} in {report.seconds:.2f} s "
             f"({report.summary()}); open pages reload.")
+        if validations is not None:
+            validations.start(report)
         return
     state.failed(message)
     log(f"error: {message}")

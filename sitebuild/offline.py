@@ -40,9 +40,10 @@ def write_service_worker(out, source, asset_urls, isolate):
     for folder in sorted(path for path in (out / "exercises").iterdir() if path.is_dir()):
         base = f"exercises/{folder.name}/"
         pages[base] = _file_digest(folder / "index.html")
-        for name in ("grading.json", "solution.py"):
-            if (folder / name).is_file():
-                pages[base + name] = _file_digest(folder / name)
+        # grading.json, solution.py and the images the statement shows, for the page to work offline
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and path.name != "index.html":
+                pages[base + path.relative_to(folder).as_posix()] = _file_digest(path)
     if (out / CAPSTONE / "index.html").is_file():
         for name in ("", "capstone.json"):
             pages[f"{CAPSTONE}/{name}"] = _file_digest(out / CAPSTONE / (name or "index.html"))

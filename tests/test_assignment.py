@@ -205,11 +205,18 @@ def test_html_report_is_self_contained_and_escapes_everything(graded):
     parser.feed(page)
     tags = [tag for tag, _ in parser.tags]
     assert "script" not in tags and "link" not in tags and "img" not in tags
-    assert not any(key in ("src", "href") or value and "url(" in value
+    assert not any(key == "src" or key == "href" and not value.startswith("#") or value and "url(" in value
                    for _, attrs in parser.tags for key, value in attrs.items())
+    ids = {attrs["id"] for _, attrs in parser.tags if "id" in attrs}
+    assert {attrs["href"][1:] for tag, attrs in parser.tags if tag == "a"} == ids  # each exercise's section
     text = " ".join(parser.text)
     assert HOSTILE_NAME in text and '<script>alert("x")</script>' in text  # shown as text
-    assert "Score distribution" in text and "Students: where each is stuck" in text
+    assert "Score distribution" in text and "Students by score, highest first: where each is stuck" in text
+    # Weighted points: the shape test is worth 3, softmax weighs 2; students listed by total, highest first
+    assert re.search(r"Points \(×2\).*?Output has the same shape as x</td><td class=\"num\">6<", page, re.S)
+    students = page.split("Students by score")[1]
+    order = [students.index(f'<td class="name">{name}</td>') for name in ("alice", "carol", "bob")]
+    assert order == sorted(order) and "24/24" in students and "18/18" in students
     assert "stuck at: " in text and "pe.py: no such file" in text and "all passed" in text
     assert "1 student(s) without a gradable file" not in text  # sinusoidal_pe has two: carol and the hostile one
     assert "2 student(s) without a gradable file" in text

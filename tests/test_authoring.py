@@ -147,11 +147,18 @@ def test_pytest_names_a_surviving_mutant_and_rewrites_asserts(tmp_path):
     assert "AssertionError: assert 'softmax_rows' == 'softmax'" in process.stdout
     # The new test fails on every mutant too, so delete it and look at the mutant alone.
     (folder / "tests.py").write_text((folder / "tests.py").read_text().split("\n\ndef test_plain_assert")[0])
-    process = run("-m", "pytest", str(folder), "-p", "grader.pytest_plugin", "-p", "no:cacheprovider",
+    (folder / "accepted").mkdir()
+    (folder / "accepted" / "same.py").write_text("# The reference again.\n" + (folder / "solution.py").read_text())
+    (folder / "accepted" / "columns.py").write_text((folder / "mutants" / "columns_not_rows.py").read_text())
+    process = run("-m", "pytest", str(folder), "-v", "-p", "grader.pytest_plugin", "-p", "no:cacheprovider",
                   "-o", f"pythonpath={ROOT}", cwd=tmp_path)
     assert process.returncode == 1
     assert "softmax_rows/mutants/same_as_reference.py survived: all 2 hidden tests pass on it" in process.stdout
     assert "FAILED softmax_rows/tests.py::mutant[same_as_reference]" in process.stdout
+    assert "tests.py::accepted[same] PASSED" in process.stdout
+    assert "softmax_rows/accepted/columns.py is an accepted variant, yet 2 hidden test(s) reject it:\n" \
+           "Each row is the softmax of that row (failed): softmax_rows(x) for x of shape (3, 4): every column sums " \
+           "to 1 instead of every row" in process.stdout
 
 
 def test_project_test_suite_does_not_collect_exercises():

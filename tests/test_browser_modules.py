@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy
 import pytest
 
-from grader import node as nodejs
+from toolchain import node as nodejs
 from grader.pyodide.modules import PYODIDE_FOLDER, BrowserModulesError, browser_modules
 from grader.pyodide.dist import ensure_dist
 

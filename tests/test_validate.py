@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from grader.exercise import load_all
+from grader.mutant_diagnosis import declared_diagnosis, diagnosis_problem
 from grader.scaffold import create_exercise
-from grader.validate import pyodide_dist, validate_exercise
+from grader import validate as validate_module
+from grader.validate import PyodideError, pyodide_dist, validate_exercise
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def folder(tmp_path):
     """A fresh scaffolded exercise (valid as created) to break in one way per test."""
-    return create_exercise("softmax_rows", tmp_path / "exercises")
+    return create_exercise("softmax_rows", tmp_path / "exercises", draft=False)
 
 
 def edit(path, old, new):
@@ -66,8 +68,98 @@ def test_surviving_mutant(folder):
                                                               + (folder / "solution.py").read_text())
     result = validate_exercise(folder)
     assert len(result.problems) == 1
-    assert "mutants/same_as_reference.py: mutant survived: every hidden test passes on it" in result.problems[0]
+    assert "mutants/same_as_reference.py: mutant survived: every hidden test passes on it; no input found on which " \
+           "it differs from the reference (the tests' 2 calls and 3 random variations of each give the reference's " \
+           "results): if it is a correct variant, move it to accepted/" in result.problems[0]
     assert "  ✗ mutants: 1/2 caught" in result.lines
+
+
+def test_mutant_diagnosis_is_checked(folder):
+    mutant = folder / "mutants" / "columns_not_rows.py"
+    edit(mutant, "instead of each row.\n", "instead of each row.\n# expect: every column sums to 1 instead of every row\n")
+    (folder / "mutants" / "misdiagnosed.py").write_text(
+        mutant.read_text().replace("# expect: every column", "# expect: looks like the rows were swapped, every column"))
+    result = validate_exercise(folder)
+    assert result.problems == [
+        f"{folder / 'mutants' / 'misdiagnosed.py'}:2: expects the diagnosis 'looks like the rows were swapped, "
+        "every column sums to 1 instead of every row', but the first test that catches it, 'Each row is the "
+        "softmax of that row' (failed), says: softmax_rows(x) for x of shape (3, 4): every column sums to 1 "
+        "instead of every row; normalise along axis=1"], result.problems
+    assert "  ✗ mutants: 2/2 caught" in result.lines
+
+
+def test_declared_diagnosis_is_read_from_the_leading_comment():
+    assert declared_diagnosis("# Off by one.\n#   expect:  looks like  off by one \nimport numpy\n") == \
+        (2, "looks like  off by one")
+    assert declared_diagnosis("# Off by one.\nimport numpy\n# expect: too late\n") is None
+    assert diagnosis_problem("", [("t", "failed", "x")]).startswith("'# expect:' names no words")
+    assert diagnosis_problem("LOOKS like   x", [("a", "passed", ""), ("b", "failed", "it looks like x here")]) is None
+
+
+def test_accepted_variants_must_pass(folder):
+    (folder / "accepted").mkdir()
+    (folder / "accepted" / "loop.py").write_text(
+        "# Loops over the rows.\nimport numpy as np\n\n\ndef softmax_rows(x):\n"
+        "    return np.array([np.exp(r - r.max()) / np.exp(r - r.max()).sum() for r in x])\n")
+    (folder / "accepted" / "columns.py").write_text(
+        "import numpy as np\n\n\ndef softmax_rows(x):\n    return np.exp(x) / np.exp(x).sum(axis=0)\n")
+    result = validate_exercise(folder)
+    columns = folder / "accepted" / "columns.py"
+    assert result.problems == [
+        f"{columns}:1: an accepted variant starts with a comment saying how it differs from the reference, e.g. "
+        "'# Draws the mask with rng.random() < keep instead of rng.binomial.'",
+        f"{columns}: the accepted variant fails test 'Each row is the softmax of that row' (failed): softmax_rows(x) "
+        "for x of shape (3, 4): every column sums to 1 instead of every row; normalise along axis=1",
+        f"{columns}: the accepted variant fails test 'Large scores do not overflow' (failed): softmax_rows(x) for x of "
+        "shape (2, 3) contains inf or NaN: np.exp overflows above about 709, and these scores reach 1000; subtract "
+        "each row's maximum before exponentiating"], result.problems
+    assert "  ✗ accepted variants: 1/2 pass every test" in result.lines
+    assert "  ✓ deterministic: 4 solutions graded twice, same verdicts" in result.lines
+
+
+def test_surviving_mutant_is_shown_with_an_input_where_it_differs(folder):
+    (folder / "mutants" / "first_score_largest.py").write_text(
+        "# Forgets the shift when a row's first score beats its last (no test has such a row).\n"
+        "import numpy as np\n\n\ndef softmax_rows(x):\n    if (x[:, 0] > x[:, -1]).any() and abs(x).max() < 100:\n"
+        "        return np.exp(x) / np.exp(x).sum(axis=0)\n"
+        "    return np.exp(x - x.max(axis=1, keepdims=True)) / np.exp(x - x.max(axis=1, keepdims=True)).sum("
+        "axis=1, keepdims=True)\n")
+    problem = single_problem(folder)
+    assert "mutants/first_score_largest.py: mutant survived: every hidden test passes on it; it differs from the " \
+           "reference on this input (a test's call with its float arrays drawn again at random): softmax_rows(" \
+           "x=np.array([[" in problem
+    assert "the reference returns np.array([[" in problem and "the mutant np.array([[" in problem
+    assert problem.endswith("; if it is a mistake, add a test that catches it")
+
+
+DROPOUT_MASKS = {  # file -> (first comment lines, the mask): the masks AUTHORING.md section 4.10 names
+    "solution.py": ("", "rng.random(x.shape) >= p"),
+    "accepted/below_one_minus_p.py": ("# Keeps an entry when its uniform is below 1 - p.\n", "rng.random(x.shape) < 1 - p"),
+    "accepted/binomial.py": ("# Draws the mask with rng.binomial.\n", "rng.binomial(1, 1 - p, x.shape) == 1"),
+    "mutants/keeps_with_p.py": ("# Keeps an entry with probability p.\n# expect: the entries dropout(x, p=0.3, rng) "
+                                "keeps: \n", "rng.random(x.shape) < p"),
+    "mutants/global_random_state.py": ("# Draws with np.random.\n# expect: gave two different results for generators "
+                                       "in the same state\n", "np.random.random(x.shape) >= p"),
+}
+
+
+def test_the_dropout_example_of_authoring_validates(tmp_path):
+    """AUTHORING.md's tests for a Generator-taking function pass every honest mask and catch the mistakes."""
+    folder = create_exercise("dropout", tmp_path / "exercises")
+    guide = (ROOT / "AUTHORING.md").read_text()
+    start = guide.index("from grader.core.testkit import call, expect_count, num_pair")
+    (folder / "tests.py").write_text("import numpy as np\n\nfrom grader.core.checks import fail\n"
+                                     + guide[start:guide.index("```", start)])
+    for mutant in (folder / "mutants").iterdir():
+        mutant.unlink()
+    (folder / "accepted").mkdir()
+    for name, (comment, mask) in DROPOUT_MASKS.items():
+        (folder / name).write_text(f"{comment}import numpy as np\n\n\ndef dropout(x, p, rng):\n"
+                                   f"    return np.where({mask}, x / (1 - p), 0.0)\n")
+    (folder / "starter.py").write_text("def dropout(x, p, rng):\n    raise NotImplementedError\n")
+    result = validate_exercise(folder)
+    assert result.ok, result.problems
+    assert "  ✓ mutants: 2/2 caught" in result.lines and "  ✓ accepted variants: 2/2 pass every test" in result.lines
 
 
 def test_mutant_that_does_not_load(folder):
@@ -387,7 +479,7 @@ def test_pyodide_disagreement_is_named(folder):
 @pytest.fixture(scope="module")
 def twin(tmp_path_factory):
     """A copy of the scaffold at the same step, whose tests print while loading; beside the scaffold."""
-    original = create_exercise("softmax_rows", tmp_path_factory.mktemp("twin") / "exercises")
+    original = create_exercise("softmax_rows", tmp_path_factory.mktemp("twin") / "exercises", draft=False)
     twin = original.parent / "a_twin"  # sorted first: the build stops at it
     shutil.copytree(original, twin)
     edit(twin / "exercise.toml", 'id = "softmax_rows"', 'id = "a_twin"')
@@ -408,3 +500,12 @@ def test_validate_check_and_build_give_one_verdict(twin, tmp_path):
                             str(tmp_path / "_site"), "--pyodide-url", "https://cdn.example/pyodide/"],
                            capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert build.returncode == 2 and build.stderr == "error: " + "\n".join(problems) + "\n"
+
+
+def test_pyodide_installs_the_npm_packages_as_the_build_does(tmp_path, monkeypatch):
+    # A project whose npm install cannot work: `validate --pyodide` runs `npm ci` first, and says it failed.
+    (tmp_path / "package-lock.json").write_text("not json")
+    monkeypatch.setattr(validate_module, "PROJECT_ROOT", tmp_path)
+    with pytest.raises(PyodideError, match=f"grading in Pyodide needs Node.js and the npm packages: `npm ci` in "
+                                           f"{tmp_path} failed"):
+        pyodide_dist()

@@ -11,7 +11,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import Diagnosis, call_many
 
 DEFAULTS = dict(beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.01)
 
@@ -67,18 +68,16 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got, case):
-    """' (hint)' naming the one classic mistake that reproduces got = (update, m, v), or ''."""
+def _mistakes(case):
+    """((update, m, v) stacked, hint) for each classic mistake (none on large cases)."""
     if len(case["param"]) > 500:
-        return ""
-    right = _expected(case)
-    matches = []
-    for mistake, hint in _MISTAKES:
-        candidate = _expected(case, mistake)
-        if any(not np.allclose(c, r, rtol=1e-6, atol=1e-15) for c, r in zip(candidate, right)) and \
-                all(np.allclose(g, c, rtol=1e-4, atol=1e-12) for g, c in zip(got, candidate)):
-            matches.append(hint)
-    return f" ({matches[0]})" if len(matches) == 1 else ""
+        return []
+    return [(lambda mistake=mistake: np.stack(_expected(case, mistake)), hint) for mistake, hint in _MISTAKES]
+
+
+# got = (update, m, v), stacked; a mistake is named only when it is the one explanation.
+_diagnosis = Diagnosis(_mistakes, correct=lambda case: np.stack(_expected(case)), atol=1e-12, rtol=1e-4,
+                       pick="unique")
 
 
 def _expected(case, mistake=None):
@@ -100,37 +99,15 @@ def _describe(case):
     return f"adamw_step(param of shape {kind}, grad, m, v, t={case['t']}, lr={case['lr']}{extras})"
 
 
-def _items(result, count, what):
-    """The items of a tuple or list result, without calling any of its methods."""
-    kind = type(result)
-    if issubclass(kind, tuple):
-        items = tuple(tuple.__iter__(result))
-    elif issubclass(kind, list):
-        items = tuple(list.__iter__(result))
-    else:
-        fail(f"{what} should return a tuple (param, m, v), got {type_name(result)}")
-    if len(items) != count:
-        fail(f"{what} should return a tuple of 3 arrays (param, m, v), "
-             f"got a {type_name(result)} of {len(items)} items")
-    return items
-
-
-def _call(adamw_step, case):
+def _update(adamw_step, case):
     """Call the learner's function; return ((update, m, v) as float64 arrays, precision, description)."""
     arrays = {name: case[name] for name in ("param", "grad", "m", "v")}
-    precision = precision_of(*arrays.values())
-    what = _describe(case)
     settings = {k: case[k] for k in DEFAULTS if k in case}
-    result = adamw_step(case["param"], case["grad"], case["m"], case["v"], case["t"], case["lr"], **settings)
-    items = _items(result, 3, what)
     shape = tuple(np.shape(case["param"]))
-    out = []
-    for name, item in zip(("param", "m", "v"), items):
-        array = as_array(item, precision, what=f"the new {name} of {what}")
-        if array.shape != shape:
-            hint = " (was the array flattened or summed?)" if array.size != int(np.prod(shape)) else ""
-            fail(f"the new {name} of {what} should have param's shape {shape}, got {tuple(array.shape)}{hint}")
-        out.append(array)
+    out, precision, what = call_many(
+        adamw_step, case["param"], case["grad"], case["m"], case["v"], case["t"], case["lr"], **settings,
+        names=("param", "m", "v"), shapes=(shape,) * 3, precision=precision_of(*arrays.values()), what=_describe(case),
+        shape_hint=lambda name, got: "was the array flattened or summed?" if np.prod(got) != np.prod(shape) else "")
     param = np.asarray(case["param"], dtype=np.float64)
     return (out[0] - param, out[1], out[2]), precision, what
 
@@ -151,12 +128,12 @@ def _compare(got, case, precision, what):
             wrong = int((error > atol).sum())
             shown = f"[{', '.join(str(i) for i in index)}]"
             fail(f"{what}: the {name}{shown} should be {w[index]:.10g}, got {g[index]:.10g} "
-                 f"({wrong} of {error.size} entries differ){_diagnose(got, case)}",
+                 f"({wrong} of {error.size} entries differ){_diagnosis(np.stack(got), case)}",
                  got=g if g.ndim <= 2 else None, expected=w if w.ndim <= 2 else None)
 
 
 def _check(adamw_step, case):
-    got, precision, what = _call(adamw_step, case)
+    got, precision, what = _update(adamw_step, case)
     _compare(got, case, precision, what)
     return got
 
@@ -175,7 +152,7 @@ def _random_case(seed, shape, *, t, lr, dtype=np.float64, **settings):
 def test_shapes(adamw_step):
     """Returns (param, m, v): three arrays of param's shape"""
     for seed, shape in [(1, (3,)), (2, (2, 3)), (3, (2, 2, 3)), (4, (1,))]:
-        _call(adamw_step, _random_case(seed, shape, t=3, lr=0.01))
+        _update(adamw_step, _random_case(seed, shape, t=3, lr=0.01))
 
 
 def test_first_step(adamw_step):
@@ -184,14 +161,14 @@ def test_first_step(adamw_step):
     # about the sign of g (0 where g = 0); the decay multiplies param by 1 - 0.1 * 0.1 = 0.99.
     case = dict(param=np.array([1.0, -2.0, 0.5, 3.0]), grad=np.array([0.1, -0.3, 0.0, 2.0]),
                 m=np.zeros(4), v=np.zeros(4), t=1, lr=0.1, weight_decay=0.1)
-    (update, m, v), precision, what = _call(adamw_step, case)
+    (update, m, v), precision, what = _update(adamw_step, case)
     hand = [("update param_new - param", update, [-0.01 - 0.1, 0.02 + 0.1, -0.005, -0.03 - 0.1]),
             ("new m", m, [0.01, -0.03, 0.0, 0.2]), ("new v", v, [1e-5, 9e-5, 0.0, 0.004])]
     for name, got, want in hand:
         for i, w in enumerate(want):
             if not abs(got[i] - w) <= 1e-7 * max(1.0, abs(w)) + (1e-8 if name.startswith("update") else 1e-14):
                 fail(f"{what}: the {name}[{i}] should be {w:.6g} (by hand), got {got[i]:.10g}"
-                     f"{_diagnose((update, m, v), case)}")
+                     f"{_diagnosis(np.stack((update, m, v)), case)}")
     _compare((update, m, v), case, precision, what)
 
 
@@ -212,12 +189,12 @@ def test_two_step_trace(adamw_step):
     update2 = [-lr * wd * p - lr * (m / 0.19) / (math.sqrt(v / 0.001999) + 1e-8)
                for p, m, v in zip(param1, m2, v2)]
     case1 = dict(param=param, grad=g1, m=np.zeros(3), v=np.zeros(3), t=1, lr=lr, weight_decay=wd)
-    (u, m, v), precision, what = _call(adamw_step, case1)
+    (u, m, v), precision, what = _update(adamw_step, case1)
     _trace_check(1, what, (u, m, v), (update1, m1, v1), case1)
     # The second step starts from what the first returned (as a training loop does), which must match the
     # trace by now; the inputs are the trace's own numbers.
     case2 = dict(param=np.array(param1), grad=g2, m=np.array(m1), v=np.array(v1), t=2, lr=lr, weight_decay=wd)
-    got2, precision, what = _call(adamw_step, case2)
+    got2, precision, what = _update(adamw_step, case2)
     _trace_check(2, what, got2, (update2, m2, v2), case2)
 
 
@@ -226,7 +203,7 @@ def _trace_check(step, what, got, want, case):
         for i, value in enumerate(w):
             if not abs(g[i] - value) <= 1e-7 * abs(value) + 1e-12:
                 fail(f"step {step} of the trace, {what}: the {name}[{i}] should be {value:.10g}, got {g[i]:.10g}"
-                     f"{_diagnose(got, case)}")
+                     f"{_diagnosis(np.stack(got), case)}")
 
 
 def test_decoupled_weight_decay(adamw_step):
@@ -235,13 +212,13 @@ def test_decoupled_weight_decay(adamw_step):
     param = np.array([[1.0, -2.0, 0.25], [4.0, 0.0, -0.5]])
     case = dict(param=param, grad=np.zeros((2, 3)), m=np.zeros((2, 3)), v=np.zeros((2, 3)), t=1, lr=0.1,
                 weight_decay=0.3)
-    (update, m, v), precision, what = _call(adamw_step, case)
+    (update, m, v), precision, what = _update(adamw_step, case)
     want = -0.1 * 0.3 * param
     for index in np.ndindex(param.shape):
         if not abs(update[index] - want[index]) <= 1e-9:
             fail(f"{what} with a zero gradient and zero moments: the update param_new - param at {list(index)} "
                  f"should be -lr * weight_decay * param = {want[index]:.6g}, got {update[index]:.6g}"
-                 f"{_diagnose((update, m, v), case)}")
+                 f"{_diagnosis(np.stack((update, m, v)), case)}")
     _compare((update, m, v), case, precision, what)
     # A large lr * weight_decay tells the decay of the old parameter from a decay after the step.
     for seed in (5, 6):

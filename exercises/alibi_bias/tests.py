@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
+from grader.core.checks import fail
+from grader.core.testkit import call, diagnose, num
 
 NEG_INF = float("-inf")
 
@@ -110,50 +111,31 @@ def _matches(got, want, atol=1e-6):
     return bool(np.allclose(got[finite], want[finite], rtol=0.0, atol=atol))
 
 
-def _diagnose(got, n_heads, T):
-    """' (hint)' naming the classic mistake that reproduces `got`, or ''."""
+def _explain(got, n_heads, T):
+    """' (hint)' naming the classic mistake that reproduces `got` (on small inputs), or ''."""
     if n_heads * T * T > 4096:
         return ""
-    try:
-        for options, hint in _MISTAKES:
-            if _matches(got, _bias(n_heads, T, **options)):
-                return f" ({hint})"
-        stand_in = np.where(got <= -1e4, NEG_INF, got)
-        if T > 1 and _matches(stand_in, _bias(n_heads, T)):
-            return (" (looks like a large negative number stands in for -inf; softmax would give almost the "
-                    "same weights, but the bias asked for is exactly -inf: use -np.inf or float('-inf'))")
-    except Exception:  # a diagnosis must never hide the real failure
-        return ""
-    return ""
+    found = diagnose(got, [(lambda options=options: _bias(n_heads, T, **options), hint) for options, hint in _MISTAKES])
+    stand_in = np.where(got <= -1e4, NEG_INF, got)
+    if not found and T > 1 and _matches(stand_in, _bias(n_heads, T)):
+        return (" (looks like a large negative number stands in for -inf; softmax would give almost the "
+                "same weights, but the bias asked for is exactly -inf: use -np.inf or float('-inf'))")
+    return found
 
 
-def _num(x):
-    x = float(x)
-    if math.isinf(x) or math.isnan(x):
-        return str(x)
-    return "0" if x == 0 else f"{x:.6g}"
-
-
-def _call(alibi_bias, n_heads, T, *, values=True):
+def _biases(alibi_bias, n_heads, T, *, values=True):
     """Call the learner's function; return (float64 copy, absolute tolerance) after checking the shape.
 
     With `values`, also fail on NaN entries (0 * inf), which no other check would explain.
     """
-    what = f"alibi_bias({n_heads}, {T})"
-    precision = precision_of(n_heads, T)
-    result = alibi_bias(n_heads, T)
-    tol = precision.tolerance()
-    got = as_array(result, precision, what=what)
-    shape = tuple(got.shape)
-    if shape != (n_heads, T, T):
-        hint = ""
+    def shape_hint(shape):
         if shape == (T, T):
-            hint = " (looks like a single head: stack one (T, T) matrix per head, head 0 first)"
-        elif shape == (T, T, n_heads):
-            hint = " (looks like the head axis is last; it comes first: bias[h] is head h's (T, T) matrix)"
-        elif shape == (n_heads,):
-            hint = " (looks like only the slopes; build the whole (n_heads, T, T) bias)"
-        fail(f"{what}: expected shape ({n_heads}, {T}, {T}), got {shape}{hint}")
+            return "looks like a single head: stack one (T, T) matrix per head, head 0 first"
+        if shape == (T, T, n_heads):
+            return "looks like the head axis is last; it comes first: bias[h] is head h's (T, T) matrix"
+        return "looks like only the slopes; build the whole (n_heads, T, T) bias" if shape == (n_heads,) else ""
+    got, precision, what = call(alibi_bias, n_heads, T, what=f"alibi_bias({n_heads}, {T})", shape=(n_heads, T, T),
+                                shape_hint=shape_hint)
     if values and np.isnan(got).any():
         h, i, j = (int(k) for k in np.argwhere(np.isnan(got))[0])
         fail(f"{what}[{h}, {i}, {j}] is NaN ({int(np.isnan(got).sum())} NaN entries); NaN usually comes from "
@@ -161,7 +143,7 @@ def _call(alibi_bias, n_heads, T, *, values=True):
              f"assigning -np.inf to the masked entries")
     # Entries reach (T - 1) * m_h; float32 (or float32 slopes) are good to about 1e-7 of that,
     # so float64 results also get a floor of 1e-6 per unit of distance.
-    return got, max(tol, 1e-6) * max(1.0, T - 1.0)
+    return got, max(precision.tolerance(), 1e-6) * max(1.0, T - 1.0)
 
 
 def _check_mask(got, n_heads, T):
@@ -173,15 +155,15 @@ def _check_mask(got, n_heads, T):
     if not_masked.any():
         h, r, c = (int(k) for k in np.argwhere(not_masked)[0])
         value = got[h, r, c]
-        hint = _diagnose(got, n_heads, T)
-        fail(f"{what}[{h}, {r}, {c}] (key j={c} after query i={r}): expected -inf, got {_num(value)} "
+        hint = _explain(got, n_heads, T)
+        fail(f"{what}[{h}, {r}, {c}] (key j={c} after query i={r}): expected -inf, got {num(value)} "
              f"({int(not_masked.sum())} of {int(future.sum())} entries above the diagonal are not -inf){hint}")
     wrong = ~future & ~np.isfinite(got)
     if wrong.any():
         h, r, c = (int(k) for k in np.argwhere(wrong)[0])
         fail(f"{what}[{h}, {r}, {c}] (key j={c}, query i={r}, j <= i): expected the finite value "
-             f"{_num(_bias(n_heads, T)[h, r, c])}, got {_num(got[h, r, c])} ({int(wrong.sum())} entries on or "
-             f"below the diagonal are not finite){_diagnose(got, n_heads, T)}")
+             f"{num(_bias(n_heads, T)[h, r, c])}, got {num(got[h, r, c])} ({int(wrong.sum())} entries on or "
+             f"below the diagonal are not finite){_explain(got, n_heads, T)}")
 
 
 def _compare(got, n_heads, T, atol):
@@ -194,58 +176,58 @@ def _compare(got, n_heads, T, atol):
     if error.max() > atol:
         h, i, j = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
-        fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {j}]: expected -m_{h} * ({i} - {j}) = {_num(expected[h, i, j])}, "
-             f"got {_num(got[h, i, j])} ({wrong} of {int(finite.sum())} finite entries differ)"
-             f"{_diagnose(got, n_heads, T)}")
+        fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {j}]: expected -m_{h} * ({i} - {j}) = {num(expected[h, i, j])}, "
+             f"got {num(got[h, i, j])} ({wrong} of {int(finite.sum())} finite entries differ)"
+             f"{_explain(got, n_heads, T)}")
 
 
 def test_shape(alibi_bias):
     """Output shape is (n_heads, T, T)"""
     for n_heads, T in [(8, 5), (1, 1), (3, 4), (2, 1), (4, 7)]:
-        _call(alibi_bias, n_heads, T, values=False)
+        _biases(alibi_bias, n_heads, T, values=False)
 
 
 def test_future_is_masked(alibi_bias):
     """Entries with j > i (future keys) are exactly -inf, all others finite"""
     for n_heads, T in [(2, 4), (3, 5), (1, 2)]:
-        got, _ = _call(alibi_bias, n_heads, T)
+        got, _ = _biases(alibi_bias, n_heads, T)
         _check_mask(got, n_heads, T)
 
 
 def test_diagonal_is_zero(alibi_bias):
     """The diagonal is 0: no penalty for attending to one's own position"""
     for n_heads, T in [(4, 5), (1, 3)]:
-        got, atol = _call(alibi_bias, n_heads, T)
+        got, atol = _biases(alibi_bias, n_heads, T)
         diagonal = got[:, np.arange(T), np.arange(T)]
         bad = ~(np.abs(diagonal) <= atol)
         if bad.any():
             h, i = (int(k) for k in np.argwhere(bad)[0])
             fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {i}]: expected 0 (distance i - j = 0), "
-                 f"got {_num(diagonal[h, i])} ({int(bad.sum())} of {diagonal.size} diagonal entries differ)"
-                 f"{_diagnose(got, n_heads, T)}")
+                 f"got {num(diagonal[h, i])} ({int(bad.sum())} of {diagonal.size} diagonal entries differ)"
+                 f"{_explain(got, n_heads, T)}")
 
 
 def test_slopes(alibi_bias):
     """Head h has slope m_h = 2^(-8(h+1)/n_heads): a geometric sequence from 2^(-8/n_heads)"""
     for n_heads in (8, 4, 6, 1, 16):
         T = 3
-        got, atol = _call(alibi_bias, n_heads, T)
+        got, atol = _biases(alibi_bias, n_heads, T)
         for h in range(n_heads):
             want = _slope(h, n_heads)
             value = got[h, 1, 0]
             if not abs(-value - want) <= atol:
                 fail(f"alibi_bias({n_heads}, {T})[{h}, 1, 0] = -m_{h} * (1 - 0): expected -2^(-8*{h + 1}/{n_heads}) "
-                     f"= {_num(-want)}, got {_num(value)}; for {n_heads} head(s) the slopes are "
-                     f"{', '.join(_num(_slope(k, n_heads)) for k in range(min(n_heads, 4)))}"
-                     f"{', ...' if n_heads > 4 else ''}, each 2^(-8/{n_heads}) = {_num(_slope(0, n_heads))} "
-                     f"times the previous one{_diagnose(got, n_heads, T)}")
+                     f"= {num(-want)}, got {num(value)}; for {n_heads} head(s) the slopes are "
+                     f"{', '.join(num(_slope(k, n_heads)) for k in range(min(n_heads, 4)))}"
+                     f"{', ...' if n_heads > 4 else ''}, each 2^(-8/{n_heads}) = {num(_slope(0, n_heads))} "
+                     f"times the previous one{_explain(got, n_heads, T)}")
 
 
 def test_hand_checked_entries(alibi_bias):
     """Matches the formula at hand-checked entries (2 heads, T = 4)"""
     # Two heads: m_0 = 2^(-8/2) = 1/16 and m_1 = 2^(-16/2) = 1/256.
     n_heads, T = 2, 4
-    got, atol = _call(alibi_bias, n_heads, T)
+    got, atol = _biases(alibi_bias, n_heads, T)
     entries = [
         (0, 1, 0, "-(1/16) * (1 - 0)", -0.0625),
         (0, 3, 0, "-(1/16) * (3 - 0)", -0.1875),
@@ -261,33 +243,33 @@ def test_hand_checked_entries(alibi_bias):
         if math.isinf(want):
             ok, expected = bool(np.isneginf(value)), f"-inf ({formula})"
         else:
-            ok, expected = abs(value - want) <= atol, f"{formula} = {_num(want)}"
+            ok, expected = abs(value - want) <= atol, f"{formula} = {num(want)}"
         if not ok:
-            fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {j}]: expected {expected}, got {_num(value)}"
-                 f"{_diagnose(got, n_heads, T)}")
+            fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {j}]: expected {expected}, got {num(value)}"
+                 f"{_explain(got, n_heads, T)}")
     _compare(got, n_heads, T, atol)
 
 
 def test_linear_in_distance(alibi_bias):
     """Within a head the bias depends only on the distance i - j, linearly"""
     n_heads, T = 3, 6
-    got, atol = _call(alibi_bias, n_heads, T)
+    got, atol = _biases(alibi_bias, n_heads, T)
     for h in range(n_heads):
         step = got[h, 1, 0]
         if not np.isfinite(step):
             fail(f"alibi_bias({n_heads}, {T})[{h}, 1, 0] (key 0, one position before query 1): expected the "
-                 f"finite bias -m_{h}, got {_num(step)}{_diagnose(got, n_heads, T)}")
+                 f"finite bias -m_{h}, got {num(step)}{_explain(got, n_heads, T)}")
         for i in range(T):
             for j in range(i + 1):
                 want = (i - j) * step
                 if not abs(got[h, i, j] - want) <= atol:
                     fail(f"alibi_bias({n_heads}, {T})[{h}, {i}, {j}]: expected (i - j) times the bias at "
-                         f"distance 1, {i - j} * {_num(step)} = {_num(want)}, got {_num(got[h, i, j])}; "
-                         f"the penalty grows linearly with the distance{_diagnose(got, n_heads, T)}")
+                         f"distance 1, {i - j} * {num(step)} = {num(want)}, got {num(got[h, i, j])}; "
+                         f"the penalty grows linearly with the distance{_explain(got, n_heads, T)}")
 
 
 def test_larger_cases(alibi_bias):
     """Larger cases: 12 heads (not a power of 2) with T = 16, one head, 16 heads"""
     for n_heads, T in [(12, 16), (1, 9), (16, 5)]:
-        got, atol = _call(alibi_bias, n_heads, T)
+        got, atol = _biases(alibi_bias, n_heads, T)
         _compare(got, n_heads, T, atol)

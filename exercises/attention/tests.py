@@ -11,7 +11,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import Diagnosis, checked_array, num, num_pair
 
 
 # ---- the formula, in plain Python, with switches that reproduce known mistakes ------------------
@@ -96,25 +97,17 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got, q, k, v):
-    """' (hint)' naming the classic mistake that reproduces `got`, or ''."""
-    if got.size > 2000:
-        return ""
+def _mistakes(q, k, v):
+    """(result, hint) for the classic mistakes that apply to these shapes (none on large inputs)."""
     Tq, d, Tk = q.shape[-2], q.shape[-1], k.shape[-2]
-    for options, hint in _MISTAKES:
-        if options.get("scores") == "q_k" and d != Tk:
-            continue
-        if options.get("scores") == "k_qT" and Tq != Tk:
-            continue
-        try:
-            candidate = _expected(q, k, v, **options)
-        except Exception:  # a diagnosis must never raise
-            continue
-        if candidate.shape == got.shape and np.allclose(got, candidate, rtol=1e-4, atol=1e-4):
-            # The mistake may coincide with the right answer on this input; only name it if it differs.
-            if not np.allclose(candidate, _expected(q, k, v), rtol=1e-4, atol=1e-4):
-                return f" ({hint})"
-    return ""
+    if int(np.prod(q.shape[:-1])) * v.shape[-1] > 2000:
+        return []
+    return [(lambda options=options: _expected(q, k, v, **options), hint) for options, hint in _MISTAKES
+            if not (options.get("scores") == "q_k" and d != Tk) and not (options.get("scores") == "k_qT" and Tq != Tk)]
+
+
+# A mistake that coincides with the right answer on an input is not named.
+_diagnosis = Diagnosis(_mistakes, correct=_expected, atol=1e-4, rtol=1e-4)
 
 
 # ---- calling the learner's function and comparing --------------------------------------------------
@@ -123,7 +116,7 @@ def _shapes(q, k, v):
     return f"q of shape {q.shape}, k of shape {k.shape}, v of shape {v.shape}"
 
 
-def _call(attention, q, k, v, *, batched=False):
+def _output(attention, q, k, v, *, batched=False):
     """Call the learner's function; return (float64 copy, tolerance) after checking the shape."""
     what = f"attention(q, k, v) for {_shapes(q, k, v)}"
     precision = precision_of(q, k, v)
@@ -142,24 +135,20 @@ def _call(attention, q, k, v, *, batched=False):
     # float32 is good to about 1e-7 relative, but scores are sums of products and go through exp;
     # float64 gets 1e-6, far below what every classic mistake is off by.
     tol = precision.tolerance(float64=1e-6, float32=1e-4, float16=1e-1)
-    got = as_array(result, precision, what=what)
-    shape = tuple(got.shape)
-    want = tuple(q.shape[:-1]) + (v.shape[-1],)
-    if shape != want:
-        lead = tuple(q.shape[:-2])
-        Tq, Tk, dv = q.shape[-2], k.shape[-2], v.shape[-1]
-        hint = ""
+    lead = tuple(q.shape[:-2])
+    Tq, Tk, dv = q.shape[-2], k.shape[-2], v.shape[-1]
+    want = lead + (Tq, dv)
+
+    def shape_hint(shape):
         if shape == lead + (Tq, Tk) and Tk != dv:
-            hint = (" (looks like the attention weights, of shape (Tq, Tk), were returned; "
-                    "multiply them by v to get the output)")
-        elif shape == lead + (dv, Tq) and dv != Tq:
-            hint = " (looks like the output is transposed: one row per query)"
-        elif shape == lead + (Tk, dv) and Tk != Tq:
-            hint = " (one row per key instead of one row per query: is the score matrix transposed?)"
-        elif batched and shape[-2:] == want[-2:]:
-            hint = " (the leading batch axes should be kept as they are)"
-        fail(f"{what}: expected shape {want}, got {shape}{hint}")
-    return got, tol
+            return ("looks like the attention weights, of shape (Tq, Tk), were returned; "
+                    "multiply them by v to get the output")
+        if shape == lead + (dv, Tq) and dv != Tq:
+            return "looks like the output is transposed: one row per query"
+        if shape == lead + (Tk, dv) and Tk != Tq:
+            return "one row per key instead of one row per query: is the score matrix transposed?"
+        return "the leading batch axes should be kept as they are" if batched and shape[-2:] == want[-2:] else ""
+    return checked_array(result, precision, what=what, shape=want, shape_hint=shape_hint), tol
 
 
 def _compare(got, expected, tol, q, k, v, *, label="out"):
@@ -170,22 +159,10 @@ def _compare(got, expected, tol, q, k, v, *, label="out"):
         index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > 0).sum())
         where = "[" + ", ".join(str(i) for i in index) + "]"
-        want, have = _nums(expected[index], got[index])
+        want, have = num_pair(expected[index], got[index])
         fail(f"attention(q, k, v) for {_shapes(q, k, v)}: {label}{where} expected {want}, "
-             f"got {have} ({wrong} of {error.size} entries differ){_diagnose(got, q, k, v)}",
+             f"got {have} ({wrong} of {error.size} entries differ){_diagnosis(got, q, k, v)}",
              got=got, expected=expected)
-
-
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _nums(expected, got):
-    """Both numbers with 6 significant digits, or with 12 when 6 do not tell them apart."""
-    want, have = _num(expected), _num(got)
-    if want == have:
-        want, have = f"{float(expected):.12g}", f"{float(got):.12g}"
-    return want, have
 
 
 def _random(rng, *shape, scale=1.0):
@@ -200,7 +177,7 @@ def test_shape(attention):
     # (Tq, Tk, d, dv): all different, so that a wrong axis shows up as a wrong shape.
     for Tq, Tk, d, dv in [(2, 3, 4, 5), (5, 3, 2, 4), (1, 1, 3, 2), (4, 4, 4, 4)]:
         q, k, v = _random(rng, Tq, d), _random(rng, Tk, d), _random(rng, Tk, dv)
-        _call(attention, q, k, v)
+        _output(attention, q, k, v)
 
 
 def test_hand_checked(attention):
@@ -210,7 +187,7 @@ def test_hand_checked(attention):
     q = np.array([[1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]])
     k = np.array([[1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]])
     v = np.array([[1.0, 2.0], [3.0, 4.0]])
-    got, tol = _call(attention, q, k, v)
+    got, tol = _output(attention, q, k, v)
     w = math.exp(2.0) / (math.exp(2.0) + 1.0)
     hand = [
         (0, 0, w * 1.0 + (1.0 - w) * 3.0, "0.8808 * 1 + 0.1192 * 3"),
@@ -220,10 +197,10 @@ def test_hand_checked(attention):
     ]
     for i, c, want, formula in hand:
         if not abs(got[i, c] - want) <= tol + 1e-7 * abs(want):
-            shown_want, shown_got = _nums(want, got[i, c])
+            shown_want, shown_got = num_pair(want, got[i, c])
             fail(f"attention(q, k, v) for q = {q.tolist()}, k = {k.tolist()}, v = {v.tolist()}: "
                  f"out[{i}, {c}] expected {formula} = {shown_want}, got {shown_got}"
-                 f"{_diagnose(got, q, k, v)}")
+                 f"{_diagnosis(got, q, k, v)}")
 
 
 def test_matches_formula(attention):
@@ -232,12 +209,12 @@ def test_matches_formula(attention):
     q = np.array([[1.0, 0.0, 2.0], [0.0, -1.0, 1.0], [0.5, 0.5, 0.0]])
     k = np.array([[0.0, 1.0, 1.0], [2.0, 0.0, -1.0], [1.0, 1.0, 0.0]])
     v = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
-    got, tol = _call(attention, q, k, v)
+    got, tol = _output(attention, q, k, v)
     _compare(got, _expected(q, k, v), tol, q, k, v)
     rng = np.random.default_rng(7)
     for Tq, Tk, d, dv in [(3, 5, 4, 2), (4, 2, 9, 3), (6, 6, 2, 5)]:
         q, k, v = _random(rng, Tq, d), _random(rng, Tk, d), _random(rng, Tk, dv)
-        got, tol = _call(attention, q, k, v)
+        got, tol = _output(attention, q, k, v)
         _compare(got, _expected(q, k, v), tol, q, k, v)
 
 
@@ -248,14 +225,14 @@ def test_weights_rows_sum_to_one(attention):
     Tq, Tk, d = 3, 5, 4
     q, k = _random(rng, Tq, d, scale=1.5), _random(rng, Tk, d, scale=1.5)
     v = np.eye(Tk)
-    got, tol = _call(attention, q, k, v)
+    got, tol = _output(attention, q, k, v)
     what = f"attention(q, k, v) for {_shapes(q, k, v)} with v = identity (so the output is the weights)"
     if not np.isfinite(got).all():
         fail(f"{what}: expected finite weights, got NaN or inf")
     if got.min() < -tol:
         i, j = (int(x) for x in np.unravel_index(int(np.argmin(got)), got.shape))
         fail(f"{what}: weight[{i}, {j}] expected a value >= 0 (weights come out of a softmax), "
-             f"got {_num(got[i, j])}{_diagnose(got, q, k, v)}")
+             f"got {num(got[i, j])}{_diagnosis(got, q, k, v)}")
     sums = got.sum(axis=1)
     bad = np.abs(sums - 1.0) > tol * Tk + 1e-7
     if bad.any():
@@ -266,8 +243,8 @@ def test_weights_rows_sum_to_one(attention):
                     "it must run over the keys, axis=-1)")
         elif abs(got.sum() - 1.0) <= 1e-4:
             hint = " (the whole matrix sums to 1: each row needs its own softmax, over axis=-1)"
-        fail(f"{what}: row {i} of the weights expected to sum to 1, got {_num(sums[i])} "
-             f"({int(bad.sum())} of {Tq} rows are off){hint or _diagnose(got, q, k, v)}")
+        fail(f"{what}: row {i} of the weights expected to sum to 1, got {num(sums[i])} "
+             f"({int(bad.sum())} of {Tq} rows are off){hint or _diagnosis(got, q, k, v)}")
     expected = _expected(q, k, v, weights_only=True)
     _compare(got, expected, tol, q, k, v, label="weight")
 
@@ -277,13 +254,13 @@ def test_batched(attention):
     rng = np.random.default_rng(11)
     # 3-D: (B, T, d).  d = 3 differs from Tq = 4, so q.shape[1] used as d gives a wrong scale.
     q, k, v = _random(rng, 2, 4, 3), _random(rng, 2, 5, 3), _random(rng, 2, 5, 2)
-    got, tol = _call(attention, q, k, v, batched=True)
+    got, tol = _output(attention, q, k, v, batched=True)
     _compare(got, _expected(q, k, v), tol, q, k, v)
     # 4-D: (B, heads, T, d), float32 as in a real model: the tolerance follows the inputs' precision.
     q = _random(rng, 2, 3, 3, 2).astype(np.float32)
     k = _random(rng, 2, 3, 4, 2).astype(np.float32)
     v = _random(rng, 2, 3, 4, 3).astype(np.float32)
-    got, tol = _call(attention, q, k, v, batched=True)
+    got, tol = _output(attention, q, k, v, batched=True)
     _compare(got, _expected(q.astype(np.float64), k.astype(np.float64), v.astype(np.float64)), tol, q, k, v)
 
 
@@ -294,19 +271,19 @@ def test_sharp_and_uniform(attention):
     # Every key the same: all scores of a query are equal, every weight is 1/4.
     q = np.array([[1.0, 2.0], [-3.0, 0.5]])
     k = np.array([[0.5, -1.0]] * 4)
-    got, tol = _call(attention, q, k, v)
+    got, tol = _output(attention, q, k, v)
     for i in range(2):
         for c in range(3):
             if not abs(got[i, c] - mean[c]) <= tol + 1e-7:
-                shown_want, shown_got = _nums(mean[c], got[i, c])
+                shown_want, shown_got = num_pair(mean[c], got[i, c])
                 fail(f"attention(q, k, v) with 4 identical keys: out[{i}, {c}] expected the mean of v's "
                      f"column {c} = {shown_want} (equal scores, every weight 1/4), got {shown_got}"
-                     f"{_diagnose(got, q, k, v)}")
+                     f"{_diagnosis(got, q, k, v)}")
     # Key 2 is far better aligned with the query than the others (score 16/2 = 8 against 0): the output
     # is close to v[2], with weight e^8 / (e^8 + 3) = 0.99899 on it.
     q = np.array([[4.0, 0.0, 0.0, 0.0]])
     k = np.array([[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [4.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
-    got, tol = _call(attention, q, k, v)
+    got, tol = _output(attention, q, k, v)
     _compare(got, _expected(q, k, v), tol, q, k, v)
 
 
@@ -315,5 +292,5 @@ def test_larger(attention):
     rng = np.random.default_rng(5)
     T, d, dv = 32, 16, 8
     q, k, v = _random(rng, T, d), _random(rng, T, d), _random(rng, T, dv)
-    got, tol = _call(attention, q, k, v)
+    got, tol = _output(attention, q, k, v)
     _compare(got, _expected(q, k, v), tol, q, k, v)

@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import Diagnosis, checked_array, items
 
 
 # ---- the formula, in plain Python ---------------------------------------------------------------
@@ -72,37 +73,33 @@ _OUT_MISTAKES = [
 ]
 
 
-def _diagnose(got, q, K, V):
-    """' (hint)' naming the classic mistake(s) whose output matches `got`, or ''."""
-    try:
-        if K.size > 2000:
-            return ""
-        correct = _attend(q, K, V)
-        hints = []
-        for options, hint in _OUT_MISTAKES:
-            if options.get("keys") == "old" and K.shape[1] < 2:
-                continue
-            candidate = _attend(q, K, V, **options)
-            if np.allclose(got, candidate, rtol=1e-5, atol=1e-6) and \
-                    not np.allclose(candidate, correct, rtol=1e-5, atol=1e-6):
-                hints.append(hint)
-        return f" ({'; or '.join(hints)})" if hints else ""
-    except Exception:  # a diagnosis must never raise
-        return ""
+def _mistakes(q, K, V):
+    """(output, hint) for each classic mistake on these inputs (none on large ones)."""
+    if K.size > 2000:
+        return []
+    return [(lambda options=options: _attend(q, K, V, **options), hint) for options, hint in _OUT_MISTAKES
+            if not (options.get("keys") == "old" and K.shape[1] < 2)]
 
 
-def _cache_diagnosis(K_got, V_got, cache, k, v, shape_only=False):
-    """' (hint)' for a cache built the wrong way, or ''."""
+_diagnosis = Diagnosis(_mistakes, correct=_attend, atol=1e-6, rtol=1e-5, pick="all")
+
+
+def _cache_diagnosis_of_shape(shape, cache, k):
+    """What a new cache's K or V of the wrong shape suggests, or ''."""
+    H, D = k.shape
+    t = 0 if cache is None else cache[0].shape[1]
+    if shape == (H, t, D) and t > 0:
+        return "looks like k and v were not appended: the new cache holds the t old positions and the new one"
+    if shape == (H, 1, D) and t > 0:
+        return ("looks like the cache was replaced by the new k and v: keep the t cached positions and "
+                "append the new one after them")
+    return ""
+
+
+def _cache_diagnosis(K_got, V_got, cache, k, v):
+    """' (hint)' for a cache of the right shape built the wrong way, or ''."""
     try:
-        H, D = k.shape
         t = 0 if cache is None else cache[0].shape[1]
-        if K_got.shape == (H, t, D) and t > 0:
-            return " (looks like k and v were not appended: the new cache holds the t old positions and the new one)"
-        if K_got.shape == (H, 1, D) and t > 0:
-            return (" (looks like the cache was replaced by the new k and v: keep the t cached positions and "
-                    "append the new one after them)")
-        if shape_only or K_got.shape != (H, t + 1, D):
-            return ""
         if np.allclose(K_got[:, -1], v) and np.allclose(V_got[:, -1], k):
             return " (looks like k and v were swapped: the first array of the cache holds the keys)"
         if np.allclose(V_got[:, -1], k) and not np.allclose(k, v):
@@ -123,36 +120,22 @@ def _describe(q, k, v, cache):
     return f"attention_with_cache(q, k, v, cache) with{kind} q, k, v of shape ({H}, {D}) and {given}"
 
 
-def _call(attention_with_cache, q, k, v, cache, what=None):
+def _results(attention_with_cache, q, k, v, cache, what=None):
     """Call the learner's function; return (out, K, V as float64 copies, the cache as returned, tol, what)."""
     what = what or _describe(q, k, v, cache)
     precision = precision_of(q, k, v, cache)
-    result = attention_with_cache(q, k, v, cache)
-    if type(result) not in (tuple, list):
-        fail(f"{what}: expected a tuple (out, cache), got {type_name(result)}")
-    if len(result) != 2:
-        fail(f"{what}: expected a tuple of two values (out, cache), got {len(result)} value(s)")
-    raw_out, new_cache = result
+    raw_out, new_cache = items(attention_with_cache(q, k, v, cache), what, names=("out", "cache"))
     H, D = q.shape
     t = 0 if cache is None else cache[0].shape[1]
-    out = as_array(raw_out, precision, what=f"{what}: out")
-    if tuple(out.shape) != (H, D):
-        hint = ""
-        if tuple(out.shape) in ((H, t + 1), (H, 1, t + 1)):
-            hint = " (that is the shape of the weights: multiply them by the cached values V)"
-        elif tuple(out.shape) == (H, 1, D):
-            hint = " (drop the axis of length 1: out has one vector per head)"
-        fail(f"{what}: out should have shape ({H}, {D}), one vector per head, got {tuple(out.shape)}{hint}")
-    if type(new_cache) not in (tuple, list) or len(new_cache) != 2:
-        shown = type_name(new_cache) if type(new_cache) not in (tuple, list) else f"{len(new_cache)} value(s)"
-        fail(f"{what}: the new cache should be a tuple (K, V) of two arrays, got {shown}")
-    K = as_array(new_cache[0], precision, what=f"{what}: the new cache's K")
-    V = as_array(new_cache[1], precision, what=f"{what}: the new cache's V")
-    for name, array in (("K", K), ("V", V)):
-        if tuple(array.shape) != (H, t + 1, D):
-            fail(f"{what}: the new cache's {name} should have shape ({H}, {t + 1}, {D}), the t={t} cached "
-                 f"position(s) and the new one, got {tuple(array.shape)}"
-                 f"{_cache_diagnosis(K, V, cache, k, v, shape_only=True)}")
+
+    def out_hint(shape):
+        if shape in ((H, t + 1), (H, 1, t + 1)):
+            return "that is the shape of the weights: multiply them by the cached values V"
+        return "drop the axis of length 1: out has one vector per head" if shape == (H, 1, D) else ""
+    out = checked_array(raw_out, precision, what=f"out of {what}", shape=(H, D), shape_hint=out_hint)
+    K, V = (checked_array(array, precision, what=f"the new cache's {name} of {what}", shape=(H, t + 1, D),
+                          shape_hint=lambda shape: _cache_diagnosis_of_shape(shape, cache, k))
+            for name, array in zip("KV", items(new_cache, f"the new cache of {what}", names=("K", "V"))))
     tol = precision.tolerance(float64=1e-6, float32=1e-4, float16=1e-1)
     return out, K, V, new_cache, tol, what
 
@@ -178,12 +161,12 @@ def _check_out(out, expected, q, K, V, tol, what, label="out"):
         h, c = (int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > 0).sum())
         fail(f"{what}: {label}[{h}, {c}] expected {expected[h, c]:.6g}, got {out[h, c]:.6g} ({wrong} of "
-             f"{error.size} entries differ){_diagnose(out, q, K, V)}", got=out, expected=expected)
+             f"{error.size} entries differ){_diagnosis(out, q, K, V)}", got=out, expected=expected)
 
 
 def _step(attention_with_cache, q, k, v, cache, what=None):
     """One call checked in full (cache, then out); returns the cache as the learner returned it."""
-    out, K, V, new_cache, tol, what = _call(attention_with_cache, q, k, v, cache, what)
+    out, K, V, new_cache, tol, what = _results(attention_with_cache, q, k, v, cache, what)
     _check_cache(K, V, cache, k, v, tol, what)
     K_want, V_want = _grown(cache, k, v)
     _check_out(out, _attend(q, K_want, V_want), q, K_want, V_want, tol, what)
@@ -206,7 +189,7 @@ def test_shapes(attention_with_cache):
     for H, D, t in [(2, 3, 0), (3, 2, 4), (1, 5, 1), (4, 4, 2)]:
         q, k, v = _qkv(rng, H, D)
         cache = None if t == 0 else (_random(rng, H, t, D), _random(rng, H, t, D))
-        _call(attention_with_cache, q, k, v, cache)
+        _results(attention_with_cache, q, k, v, cache)
 
 
 def test_first_position(attention_with_cache):
@@ -214,7 +197,7 @@ def test_first_position(attention_with_cache):
     rng = np.random.default_rng(2)
     H, D = 3, 4
     q, k, v = _qkv(rng, H, D)
-    out, K, V, _, tol, what = _call(attention_with_cache, q, k, v, None)
+    out, K, V, _, tol, what = _results(attention_with_cache, q, k, v, None)
     _check_cache(K, V, None, k, v, tol, what)
     _check_out(out, v.astype(np.float64), q, K, V, tol, what + " (one position, weight 1, so out = v)")
 
@@ -227,7 +210,7 @@ def test_hand_checked(attention_with_cache):
     q1, k1, v1 = (np.array(rows) for rows in ([[2.0, 0.0], [1.0, 1.0]], [[0.0, 2.0], [0.0, 2.0]],
                                               [[-1.0, 0.0], [1.0, 1.0]]))
     what = "the statement's second call, attention_with_cache(q1, k1, v1, cache)"
-    out, K, V, _, tol, what = _call(attention_with_cache, q1, k1, v1, cache, what)
+    out, K, V, _, tol, what = _results(attention_with_cache, q1, k1, v1, cache, what)
     _check_cache(K, V, (k0[:, None, :], v0[:, None, :]), k1, v1, tol, what)
     # Head 0: scores [2, 0] / sqrt(2), weights [0.8044, 0.1956], out 0.8044 [1, 2] + 0.1956 [-1, 0].
     # Head 1: scores [2, 2] / sqrt(2), equal weights, out the mean of [3, -1] and [1, 1] = [2, 0].
@@ -242,7 +225,7 @@ def test_cache_appended(attention_with_cache):
     H, D, t = 2, 3, 4
     cache = (_random(rng, H, t, D), _random(rng, H, t, D))
     q, k, v = _qkv(rng, H, D)
-    out, K, V, _, tol, what = _call(attention_with_cache, q, k, v, cache)
+    out, K, V, _, tol, what = _results(attention_with_cache, q, k, v, cache)
     _check_cache(K, V, cache, k, v, tol, what)
 
 
@@ -274,7 +257,7 @@ def _feed(attention_with_cache, q, k, v, label):
     for i in range(T):
         what = (f"attention_with_cache fed {label} position by position (H={H}, D={D}), the cache passed back "
                 f"as returned: the call for position {i}")
-        out, K, V, cache, _, what = _call(attention_with_cache, q[:, i], k[:, i], v[:, i], cache, what)
+        out, K, V, cache, _, what = _results(attention_with_cache, q[:, i], k[:, i], v[:, i], cache, what)
         _check_out(out, expected[:, i], q[:, i], K, V, tol, what,
                    label=f"out (row {i} of causal attention over the whole sequence)")
 

@@ -10,7 +10,8 @@ can name the mistake.
 
 import numpy as np
 
-from grader.core.checks import fail, type_name
+from grader.core.checks import fail
+from grader.core.testkit import as_int_list, diagnose
 
 
 def _replace(ids, pair, new_id, overlapping=False, first_only=False):
@@ -97,15 +98,12 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(text, merges, got):
+def _explain(text, merges, got):
+    """' (hint)' naming the classic mistake(s) that give exactly these ids (on short texts), or ''."""
     if len(text) > 400:
         return ""
-    hints = [hint for mode, hint in _MISTAKES if _encode(text, merges, mode) == got]
-    if len(hints) == 1:
-        return f" ({hints[0]})"
-    if 2 <= len(hints) <= 3:
-        return " (more than one classic mistake gives exactly these ids: " + "; or ".join(hints) + ")"
-    return ""
+    return diagnose(got, [(lambda mode=mode: _encode(text, merges, mode), hint) for mode, hint in _MISTAKES],
+                    atol=0.0, pick="all")
 
 
 def _show(text):
@@ -131,28 +129,15 @@ def _describe(text, merges, source):
     return f"bpe_encode({_show(text)}, {shown})"
 
 
-def _call(bpe_encode, text, merges, source=None):
+def _ids(bpe_encode, text, merges, source=None):
     """Call the learner's function; return its ids as a list of Python ints, after type checks."""
     what = _describe(text, merges, source)
-    result = bpe_encode(text, merges)
-    if type(result) is not list:
-        hint = ""
-        if issubclass(type(result), np.ndarray):
-            hint = " (a numpy array: return a Python list, e.g. with .tolist())"
-        elif type(result) is tuple:
-            hint = " (return a list, not a tuple)"
-        fail(f"{what} should return a Python list of ints, got {type_name(result)}{hint}")
-    ids = list(list.__iter__(result))
-    for t, i in enumerate(ids):
-        if type(i) is not int:
-            hint = " (a numpy integer: convert it with int(...))" if issubclass(type(i), np.integer) else ""
-            fail(f"{what}: id {t} should be a Python int, got {type_name(i)}{hint}")
-    return ids, what
+    return as_int_list(bpe_encode(text, merges), f"the result of {what}"), what
 
 
 def _check(bpe_encode, text, merges, source=None, want=None):
     """The learner's ids are the expected ones; otherwise fail naming the first difference and the mistake."""
-    ids, what = _call(bpe_encode, text, merges, source)
+    ids, what = _ids(bpe_encode, text, merges, source)
     if want is None:
         want = _encode(text, merges)
     if ids != want:
@@ -162,7 +147,7 @@ def _check(bpe_encode, text, merges, source=None, want=None):
         if decoded is not None and decoded != text:
             note = f"; your ids decode to {_show(decoded)}, not the text"
         fail(f"{what}: expected {len(want)} ids {_around(want, first)}, got {len(ids)} ids {_around(ids, first)} "
-             f"(first difference at index {first}){note}{_diagnose(text, merges, ids)}")
+             f"(first difference at index {first}){note}{_explain(text, merges, ids)}")
     return ids
 
 
@@ -170,7 +155,7 @@ def test_returns_list_of_ints(bpe_encode):
     """Returns a Python list of Python ints"""
     merges, _ = _train("hello hello", 3)
     for text in ["hello hello", "help", "x"]:
-        _call(bpe_encode, text, merges)
+        _ids(bpe_encode, text, merges)
 
 
 def test_worked_example(bpe_encode):

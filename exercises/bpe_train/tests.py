@@ -11,6 +11,7 @@ bytes) so a failure message can name the mistake.
 import numpy as np
 
 from grader.core.checks import fail, type_name
+from grader.core.testkit import diagnose
 
 
 def _positions(ids, non_overlapping=False):
@@ -81,15 +82,12 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(text, n_merges, got):
+def _explain(text, n_merges, got):
+    """' (hint)' naming the classic mistake(s) that give exactly these merges (on short texts), or ''."""
     if len(text) > 400:
         return ""
-    hints = [hint for options, hint in _MISTAKES if _train(text, n_merges, **options)[0] == got]
-    if len(hints) == 1:
-        return f" ({hints[0]})"
-    if 2 <= len(hints) <= 3:
-        return " (more than one classic mistake gives exactly these merges: " + "; or ".join(hints) + ")"
-    return ""
+    return diagnose(got, [(lambda options=options: _train(text, n_merges, **options)[0], hint)
+                          for options, hint in _MISTAKES], atol=0.0, pick="all")
 
 
 def _show(text):
@@ -134,12 +132,12 @@ def _check(bpe_train, text, n_merges):
         for r in range(min(len(merges), len(want))):
             if merges[r] != want[r]:
                 fail(f"{what}: merge {r} should be {want[r]}, got {merges[r]}; expected {_short(want)}, got "
-                     f"{_short(merges)}{_diagnose(text, n_merges, merges)}")
+                     f"{_short(merges)}{_explain(text, n_merges, merges)}")
         if len(merges) < len(want):
             reason = (f"{n_merges} were asked for" if len(want) == n_merges else
                       f"training only stops early when fewer than 2 ids are left, here after {len(want)} merges")
             fail(f"{what}: expected {len(want)} merges ({reason}), got {len(merges)}: {_short(merges)}"
-                 f"{_diagnose(text, n_merges, merges)}")
+                 f"{_explain(text, n_merges, merges)}")
         reason = (f"after them the ids are down to {ids}, so training stops" if len(ids) < 2 else
                   f"{n_merges} were asked for")
         fail(f"{what}: expected the {len(want)} merges {_short(want)} ({reason}), got {len(merges)}")

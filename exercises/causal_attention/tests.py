@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import checked_array, diagnose, num, num_pair
 
 
 # ---- the formula, in plain Python, with switches that reproduce known mistakes ------------------
@@ -94,35 +95,23 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got, q, k, v):
-    """' (hint)' naming the classic mistake that reproduces `got`, or ''."""
-    try:
-        if got.size > 2000:
-            return ""
-        finite_rows = np.isfinite(got).all(axis=-1)               # (..., T)
-        if not finite_rows.all():
-            if not finite_rows[..., 0].any() and finite_rows[..., 1:].all():
-                return f" (only row 0 is NaN or inf: {_DIAGONAL})"
-            if got.shape[-2] > 1 and not finite_rows[..., :-1].any() and finite_rows[..., -1].all():
-                return (" (every row but the last is NaN or inf: looks like -inf was written into the "
-                        "weights after the softmax; it belongs in the scores, before the softmax, where "
-                        "exp(-inf) = 0)")
-            return (" (NaN or inf: masked scores should be -inf before the softmax, the diagonal is never "
-                    "masked, so every row keeps at least one finite score)")
-        correct = _expected(q, k, v)
-        hints = []
-        for options, hint in _MISTAKES:
-            candidate = _expected(q, k, v, **options)
-            if (candidate.shape == got.shape and np.isfinite(candidate).all()
-                    and np.allclose(got, candidate, rtol=1e-4, atol=1e-4)
-                    and not np.allclose(candidate, correct, rtol=1e-4, atol=1e-4)
-                    and hint not in hints):
-                hints.append(hint)
-        # Two mistakes can give the same numbers on a small input: name both.
-        return f" ({'; or '.join(hints[:2])})" if hints else ""
-    except Exception:  # a diagnosis must never raise
-        pass
-    return ""
+def _explain(got, q, k, v):
+    """' (hint)' naming the classic mistake that reproduces `got` (on small inputs), or ''."""
+    if got.size > 2000:
+        return ""
+    finite_rows = np.isfinite(got).all(axis=-1)               # (..., T)
+    if not finite_rows.all():
+        if not finite_rows[..., 0].any() and finite_rows[..., 1:].all():
+            return f" (only row 0 is NaN or inf: {_DIAGONAL})"
+        if got.shape[-2] > 1 and not finite_rows[..., :-1].any() and finite_rows[..., -1].all():
+            return (" (every row but the last is NaN or inf: looks like -inf was written into the "
+                    "weights after the softmax; it belongs in the scores, before the softmax, where "
+                    "exp(-inf) = 0)")
+        return (" (NaN or inf: masked scores should be -inf before the softmax, the diagonal is never "
+                "masked, so every row keeps at least one finite score)")
+    # Two mistakes can give the same numbers on a small input: name both.
+    return diagnose(got, [(lambda options=options: _expected(q, k, v, **options), hint) for options, hint in _MISTAKES],
+                    correct=lambda: _expected(q, k, v), atol=1e-4, rtol=1e-4, pick="all")
 
 
 # ---- calling the learner's function and comparing --------------------------------------------------
@@ -131,7 +120,7 @@ def _shapes(q, k, v):
     return f"q of shape {q.shape}, k of shape {k.shape}, v of shape {v.shape}"
 
 
-def _call(causal_attention, q, k, v, *, batched=False, finite=True):
+def _output(causal_attention, q, k, v, *, batched=False, finite=True):
     """Call the learner's function; return (float64 copy, tolerance) after checking the shape (and finiteness)."""
     what = f"causal_attention(q, k, v) for {_shapes(q, k, v)}"
     want = tuple(q.shape[:-1]) + (v.shape[-1],)
@@ -152,37 +141,22 @@ def _call(causal_attention, q, k, v, *, batched=False, finite=True):
     # float32 is good to about 1e-7 relative, but scores are sums of products and go through exp;
     # float64 gets 1e-6, far below what every classic mistake is off by.
     tol = precision.tolerance(float64=1e-6, float32=1e-4, float16=1e-1)
-    got = as_array(result, precision, what=what)
-    shape = tuple(got.shape)
-    if shape != want:
-        lead, T, dv = tuple(q.shape[:-2]), q.shape[-2], v.shape[-1]
-        hint = ""
+    lead, T, dv = tuple(q.shape[:-2]), q.shape[-2], v.shape[-1]
+
+    def shape_hint(shape):
         if shape == lead + (T, T) and T != dv:
-            hint = (" (looks like the attention weights, of shape (T, T), were returned; "
-                    "multiply them by v to get the output)")
-        elif shape == lead + (dv, T) and dv != T:
-            hint = " (looks like the output is transposed: one row per query)"
-        elif batched and shape[-2:] == want[-2:]:
-            hint = " (the leading batch axes should be kept as they are)"
-        fail(f"{what}: expected shape {want}, got {shape}{hint}")
+            return ("looks like the attention weights, of shape (T, T), were returned; "
+                    "multiply them by v to get the output")
+        if shape == lead + (dv, T) and dv != T:
+            return "looks like the output is transposed: one row per query"
+        return "the leading batch axes should be kept as they are" if batched and shape[-2:] == want[-2:] else ""
+    got = checked_array(result, precision, what=what, shape=want, shape_hint=shape_hint)
     bad = ~np.isfinite(got)
     if finite and bad.any():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
         fail(f"{what}: out{_index(index)} expected a finite number, got {got[index]} ({int(bad.sum())} of "
-             f"{got.size} entries are NaN or inf){_diagnose(got, q, k, v)}")
+             f"{got.size} entries are NaN or inf){_explain(got, q, k, v)}")
     return got, tol
-
-
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _nums(expected, got):
-    """Both numbers with 6 significant digits, or with 12 when 6 do not tell them apart."""
-    want, have = _num(expected), _num(got)
-    if want == have:
-        want, have = f"{float(expected):.12g}", f"{float(got):.12g}"
-    return want, have
 
 
 def _index(index):
@@ -196,10 +170,10 @@ def _compare(got, expected, tol, q, k, v, *, label="out", what=None):
     if error.max() > 0:
         index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > 0).sum())
-        want, have = _nums(expected[index], got[index])
+        want, have = num_pair(expected[index], got[index])
         what = what or f"causal_attention(q, k, v) for {_shapes(q, k, v)}"
         fail(f"{what}: {label}{_index(index)} expected {want}, got {have} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, q, k, v)}", got=got, expected=expected)
+             f"({wrong} of {error.size} entries differ){_explain(got, q, k, v)}", got=got, expected=expected)
 
 
 def _random(rng, *shape, scale=1.0):
@@ -213,7 +187,7 @@ def test_shape(causal_attention):
     rng = np.random.default_rng(1)
     for T, d, dv in [(3, 4, 5), (5, 2, 3), (1, 3, 2), (4, 4, 4)]:
         q, k, v = _random(rng, T, d), _random(rng, T, d), _random(rng, T, dv)
-        _call(causal_attention, q, k, v, finite=False)
+        _output(causal_attention, q, k, v, finite=False)
 
 
 def test_hand_checked(causal_attention):
@@ -223,15 +197,15 @@ def test_hand_checked(causal_attention):
     q = np.array([[1.0], [1.0], [1.0]])
     k = np.array([[0.0], [0.0], [0.0]])
     v = np.array([[1.0, 0.0], [3.0, 2.0], [5.0, -2.0]])
-    got, tol = _call(causal_attention, q, k, v)
+    got, tol = _output(causal_attention, q, k, v)
     running_mean = [[1.0, 0.0], [2.0, 1.0], [3.0, 0.0]]
     for i in range(3):
         for c in range(2):
             if not abs(got[i, c] - running_mean[i][c]) <= tol:
-                want, have = _nums(running_mean[i][c], got[i, c])
+                want, have = num_pair(running_mean[i][c], got[i, c])
                 fail(f"causal_attention(q, k, v) with every key 0 (all scores equal), q = {q.tolist()}, "
                      f"v = {v.tolist()}: out[{i}, {c}] expected the mean of v[0..{i}, {c}] = {want}, "
-                     f"got {have}{_diagnose(got, q, k, v)}")
+                     f"got {have}{_explain(got, q, k, v)}")
     # d = 4, sqrt(d) = 2, k = q.  Row 1: scores [0, 4/2] = [0, 2] -> weights [1, e^2] / (1 + e^2)
     # = [0.1192, 0.8808].  Row 2: scores [2, 2, 8/2 = 4] -> [1, 1, e^2] / (2 + e^2) = [0.1065, 0.1065, 0.7870].
     q = np.array([[2.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [2.0, 2.0, 0.0, 0.0]])
@@ -246,12 +220,12 @@ def test_hand_checked(causal_attention):
         (2, 0, w2[0] * 1.0 + w2[1] * 3.0 + w2[2] * 5.0, "0.1065 * 1 + 0.1065 * 3 + 0.7870 * 5"),
         (2, 1, w2[0] * 0.0 + w2[1] * 2.0 + w2[2] * -2.0, "0.1065 * 0 + 0.1065 * 2 + 0.7870 * (-2)"),
     ]
-    got, tol = _call(causal_attention, q, q, v)
+    got, tol = _output(causal_attention, q, q, v)
     for i, c, want, formula in hand:
         if not abs(got[i, c] - want) <= tol + 1e-7 * abs(want):
-            shown_want, shown_got = _nums(want, got[i, c])
+            shown_want, shown_got = num_pair(want, got[i, c])
             fail(f"causal_attention(q, q, v) for q = {q.tolist()}, v = {v.tolist()}: out[{i}, {c}] expected "
-                 f"{formula} = {shown_want}, got {shown_got}{_diagnose(got, q, q, v)}")
+                 f"{formula} = {shown_want}, got {shown_got}{_explain(got, q, q, v)}")
 
 
 def test_first_row(causal_attention):
@@ -259,12 +233,12 @@ def test_first_row(causal_attention):
     rng = np.random.default_rng(2)
     T, d, dv = 5, 3, 4
     q, k, v = _random(rng, T, d), _random(rng, T, d), _random(rng, T, dv)
-    got, tol = _call(causal_attention, q, k, v)
+    got, tol = _output(causal_attention, q, k, v)
     for c in range(dv):
         if not abs(got[0, c] - v[0, c]) <= tol:
-            want, have = _nums(v[0, c], got[0, c])
+            want, have = num_pair(v[0, c], got[0, c])
             fail(f"causal_attention(q, k, v) for {_shapes(q, k, v)}: out[0, {c}] expected v[0, {c}] = {want} "
-                 f"(query 0 may only attend to key 0, with weight 1), got {have}{_diagnose(got, q, k, v)}")
+                 f"(query 0 may only attend to key 0, with weight 1), got {have}{_explain(got, q, k, v)}")
 
 
 def test_weights(causal_attention):
@@ -273,20 +247,20 @@ def test_weights(causal_attention):
     T, d = 5, 3
     q, k = _random(rng, T, d, scale=1.5), _random(rng, T, d, scale=1.5)
     v = np.eye(T)
-    got, tol = _call(causal_attention, q, k, v)
+    got, tol = _output(causal_attention, q, k, v)
     what = f"causal_attention(q, k, v) for {_shapes(q, k, v)} with v = identity (so the output is the weights)"
     future = np.triu(np.abs(got), k=1)
     if future.max() > tol:
         i, j = (int(x) for x in np.unravel_index(int(np.argmax(future)), future.shape))
         fail(f"{what}: weight[{i}, {j}] expected 0 (key {j} is in the future of query {i}, j > i), "
-             f"got {_num(got[i, j])} ({int((future > tol).sum())} of {T * (T - 1) // 2} weights above the "
-             f"diagonal are not 0){_diagnose(got, q, k, v)}")
+             f"got {num(got[i, j])} ({int((future > tol).sum())} of {T * (T - 1) // 2} weights above the "
+             f"diagonal are not 0){_explain(got, q, k, v)}")
     sums = got.sum(axis=1)
     off = np.abs(sums - 1.0) > tol * T + 1e-7
     if off.any():
         i = int(np.argmax(off))
-        fail(f"{what}: the weights of query {i} expected to sum to 1, got {_num(sums[i])} "
-             f"({int(off.sum())} of {T} rows are off){_diagnose(got, q, k, v)}")
+        fail(f"{what}: the weights of query {i} expected to sum to 1, got {num(sums[i])} "
+             f"({int(off.sum())} of {T} rows are off){_explain(got, q, k, v)}")
     _compare(got, np.array(_weights_2d(q.tolist(), k.tolist())), tol, q, k, v, label="weight", what=what)
 
 
@@ -295,21 +269,21 @@ def test_causality(causal_attention):
     rng = np.random.default_rng(4)
     T, d, dv = 6, 4, 3
     q, k, v = _random(rng, T, d), _random(rng, T, d), _random(rng, T, dv)
-    before, tol = _call(causal_attention, q, k, v)
+    before, tol = _output(causal_attention, q, k, v)
     for t in (4, 1):
         # New q, k and v rows for the tokens t..T-1; rows 0..t-1 of the output may not change.
         q2, k2, v2 = q.copy(), k.copy(), v.copy()
         q2[t:], k2[t:], v2[t:] = _random(rng, T - t, d, scale=2), _random(rng, T - t, d, scale=2), \
             _random(rng, T - t, dv, scale=2)
-        after, tol2 = _call(causal_attention, q2, k2, v2)
+        after, tol2 = _output(causal_attention, q2, k2, v2)
         change = np.abs(after[:t] - before[:t])
         change[np.isnan(change)] = np.inf
         if change.max() > max(tol, tol2):
             i, c = (int(x) for x in np.unravel_index(int(np.argmax(change)), change.shape))
-            was, now = _nums(before[i, c], after[i, c])
+            was, now = num_pair(before[i, c], after[i, c])
             fail(f"causal_attention(q, k, v) for {_shapes(q, k, v)}: changing the q, k and v rows of tokens "
                  f"{t}..{T - 1} changed out[{i}, {c}] from {was} to {now}; output row {i} may only depend on "
-                 f"tokens 0..{i}{_diagnose(before, q, k, v)}")
+                 f"tokens 0..{i}{_explain(before, q, k, v)}")
 
 
 def test_batched(causal_attention):
@@ -318,13 +292,13 @@ def test_batched(causal_attention):
     # 3-D: (B, T, d) with B, T, d and dv all different, so a mask built from q.shape[0] or d taken
     # from q.shape[1] shows up.
     q, k, v = _random(rng, 2, 4, 3), _random(rng, 2, 4, 3), _random(rng, 2, 4, 5)
-    got, tol = _call(causal_attention, q, k, v, batched=True)
+    got, tol = _output(causal_attention, q, k, v, batched=True)
     _compare(got, _expected(q, k, v), tol, q, k, v)
     # 4-D: (B, heads, T, d), float32 as in a real model: the tolerance follows the inputs' precision.
     q = _random(rng, 2, 3, 5, 2).astype(np.float32)
     k = _random(rng, 2, 3, 5, 2).astype(np.float32)
     v = _random(rng, 2, 3, 5, 3).astype(np.float32)
-    got, tol = _call(causal_attention, q, k, v, batched=True)
+    got, tol = _output(causal_attention, q, k, v, batched=True)
     _compare(got, _expected(q.astype(np.float64), k.astype(np.float64), v.astype(np.float64)), tol, q, k, v)
 
 
@@ -333,5 +307,5 @@ def test_larger(causal_attention):
     rng = np.random.default_rng(5)
     T, d, dv = 32, 16, 8
     q, k, v = _random(rng, T, d), _random(rng, T, d), _random(rng, T, dv)
-    got, tol = _call(causal_attention, q, k, v)
+    got, tol = _output(causal_attention, q, k, v)
     _compare(got, _expected(q, k, v), tol, q, k, v)

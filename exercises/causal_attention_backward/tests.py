@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.checks import fail
+from grader.core.testkit import Diagnosis, call_many, expect_gradient
 
 
 # ---- the expected gradients, in plain Python ----------------------------------------------------
@@ -111,25 +112,20 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got, q, k, v, dout, which):
-    """' (hint)' naming the classic mistake that reproduces `got` (one of dq, dk, dv), or ''."""
-    try:
-        position = ("dq", "dk", "dv").index(which)
-        correct = _expected(q, k, v, dout)[position]
-        candidates = list(_MISTAKES)
-        if q.shape[-1] != v.shape[-1]:
-            candidates.append((dict(width=v.shape[-1]), "looks like d was read from v: the scale is 1/sqrt(d) with "
-                                                        "d = q.shape[-1], the width of the queries and keys"))
-        candidates.append((dict(divisor=q.shape[-1]), "looks like the scores were divided by d instead of sqrt(d)"))
-        for options, hint in candidates:
-            with np.errstate(all="ignore"):
-                candidate = _variant(q, k, v, dout, **options)[position]
-            if (candidate.shape == got.shape and not np.allclose(candidate, correct, rtol=0.0, atol=1e-6)
-                    and np.allclose(got, candidate, rtol=1e-5, atol=1e-6)):
-                return f" ({hint})"
-    except Exception:  # a guess must never break the test
-        pass
-    return ""
+def _mistakes(q, k, v, dout, which):
+    """(result, hint) for the classic mistakes that give `which` (dq, dk or dv) a wrong value."""
+    position = ("dq", "dk", "dv").index(which)
+    candidates = list(_MISTAKES)
+    if q.shape[-1] != v.shape[-1]:
+        candidates.append((dict(width=v.shape[-1]), "looks like d was read from v: the scale is 1/sqrt(d) with "
+                                                    "d = q.shape[-1], the width of the queries and keys"))
+    candidates.append((dict(divisor=q.shape[-1]), "looks like the scores were divided by d instead of sqrt(d)"))
+    return [(lambda options=options: _variant(q, k, v, dout, **options)[position], hint)
+            for options, hint in candidates]
+
+
+_diagnosis = Diagnosis(_mistakes, correct=lambda q, k, v, dout, which: _expected(q, k, v, dout)[
+    ("dq", "dk", "dv").index(which)], rtol=1e-5)
 
 
 # ---- calling the learner's function -------------------------------------------------------------
@@ -139,28 +135,19 @@ def _describe(q, v):
     return f"causal_attention_backward(q, k of shape {q.shape}, v, dout of shape {v.shape}{kind})"
 
 
-def _call(causal_attention_backward, q, k, v, dout):
+def _gradients(causal_attention_backward, q, k, v, dout):
     """Call the learner's function; return ([dq, dk, dv] as float64 copies, base tolerance, the call)."""
-    what = _describe(q, v)
-    precision = precision_of(q, k, v, dout)
-    result = causal_attention_backward(q, k, v, dout)
-    if type(result) not in (tuple, list):
-        fail(f"{what} should return a tuple (dq, dk, dv), got {type_name(result)}")
-    if len(result) != 3:
-        fail(f"{what} should return three arrays (dq, dk, dv), got {len(result)} values")
-    arrays = []
-    for name, value, like in zip(("dq", "dk", "dv"), result, (q, k, v)):
-        array = as_array(value, precision, what=f"{name} of {what}")
-        if array.shape != like.shape:
-            hint = ""
-            if name == "dv" and array.shape == q.shape and q.shape != v.shape:
-                hint = " (the shape of q: dv has the shape of v, (..., T, dv))"
-            elif name in ("dq", "dk") and array.shape == v.shape and q.shape != v.shape:
-                hint = " (the shape of v: dq and dk have the shape of q and k, (..., T, d))"
-            elif array.shape[-2:] == (q.shape[-2], q.shape[-2]):
-                hint = " (a (T, T) matrix: that is the shape of the scores, not of the inputs)"
-            fail(f"{name} of {what}: expected shape {like.shape}, got {array.shape}{hint}")
-        arrays.append(array)
+    def shape_hint(name, shape):
+        if name == "dv" and shape == q.shape and q.shape != v.shape:
+            return "the shape of q: dv has the shape of v, (..., T, dv)"
+        if name in ("dq", "dk") and shape == v.shape and q.shape != v.shape:
+            return "the shape of v: dq and dk have the shape of q and k, (..., T, d)"
+        if shape[-2:] == (q.shape[-2], q.shape[-2]):
+            return "a (T, T) matrix: that is the shape of the scores, not of the inputs"
+        return ""
+    arrays, precision, what = call_many(causal_attention_backward, q, k, v, dout, names=("dq", "dk", "dv"),
+                                        shapes=(q.shape, k.shape, v.shape), what=_describe(q, v),
+                                        shape_hint=shape_hint)
     return arrays, precision.tolerance(float64=1e-9, float32=1e-4), what
 
 
@@ -177,12 +164,12 @@ def _compare(got, expected, base, what, inputs):
             shown = (mine, want) if mine.ndim <= 2 else (mine.reshape(-1, mine.shape[-1]),
                                                           want.reshape(-1, want.shape[-1]))
             fail(f"{name} of {what}{list(index)}: expected {want[index]:.8g}, got {mine[index]:.8g} "
-                 f"({wrong} of {error.size} entries differ){_diagnose(mine, *inputs, name)}",
+                 f"({wrong} of {error.size} entries differ){_diagnosis(mine, *inputs, name)}",
                  got=shown[0], expected=shown[1])
 
 
 def _check(causal_attention_backward, q, k, v, dout):
-    got, base, what = _call(causal_attention_backward, q, k, v, dout)
+    got, base, what = _gradients(causal_attention_backward, q, k, v, dout)
     _compare(got, _expected(q, k, v, dout), base, what, (q, k, v, dout))
     return got, base, what
 
@@ -199,7 +186,7 @@ def _random(seed, lead, T, d, dv, dtype=np.float64):
 def test_shape(causal_attention_backward):
     """Returns (dq, dk, dv) of the shapes of q, k and v (dv != d, with and without leading axes)"""
     for seed, lead, T, d, dv in [(0, (), 4, 3, 5), (1, (2,), 3, 2, 4), (2, (), 1, 2, 3), (3, (2, 2), 3, 4, 2)]:
-        _call(causal_attention_backward, *_random(seed, lead, T, d, dv))
+        _gradients(causal_attention_backward, *_random(seed, lead, T, d, dv))
 
 
 def test_hand_checked(causal_attention_backward):
@@ -209,11 +196,11 @@ def test_hand_checked(causal_attention_backward):
     # dv = A^T dout = [[1.5, 1], [1.5, 0]]; dA = dout v^T = [[1, 2], [2, 0]]; dS row 0 = 0, row 1 =
     # [1/4 (2 - 0.5), 3/4 (0 - 0.5)] = [0.375, -0.375]; dq = dS k, dk = dS^T q.
     want = {"dq": [[0.0], [-0.375 * math.log(3.0)]], "dk": [[0.375], [-0.375]], "dv": [[1.5, 1.0], [1.5, 0.0]]}
-    (dq, dk, dv), _, what = _call(causal_attention_backward, q, k, v, dout)
+    (dq, dk, dv), _, what = _gradients(causal_attention_backward, q, k, v, dout)
     for name, mine in (("dq", dq), ("dk", dk), ("dv", dv)):
         if not np.allclose(mine, want[name], rtol=0.0, atol=1e-9):
             fail(f"{name} of {what}: expected {np.round(want[name], 6).tolist()}, got {np.round(mine, 6).tolist()}"
-                 f"{_diagnose(mine, q, k, v, dout, name)}", got=mine, expected=np.array(want[name]))
+                 f"{_diagnosis(mine, q, k, v, dout, name)}", got=mine, expected=np.array(want[name]))
     # The statement's second example: d = 4, so the scale is 1/2.
     q = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 2.0, 0.0, 1.0], [1.0, 1.0, -1.0, 0.0]])
     k = np.array([[0.0, 1.0, 0.0, 1.0], [1.0, 0.0, 2.0, 0.0], [1.0, -1.0, 0.0, 1.0]])
@@ -230,10 +217,10 @@ def test_zero_rows(causal_attention_backward):
     _check(causal_attention_backward, q, k, v, dout)
     # Query 0 only sees key 0, with weight 1: the first row of dq is 0.
     q, k, v, dout = _random(6, (), 5, 3, 2)
-    (dq, dk, dv), base, what = _call(causal_attention_backward, q, k, v, dout)
+    (dq, dk, dv), base, what = _gradients(causal_attention_backward, q, k, v, dout)
     if not np.abs(dq[0]).max() <= base * max(1.0, float(np.abs(dq).max())):
         fail(f"dq of {what}: row 0 should be 0 (query 0 only sees key 0, whose weight is always 1), got "
-             f"{np.round(dq[0], 6).tolist()}{_diagnose(dq, q, k, v, dout, 'dq')}")
+             f"{np.round(dq[0], 6).tolist()}{_diagnosis(dq, q, k, v, dout, 'dq')}")
     _compare((dq, dk, dv), _expected(q, k, v, dout), base, what, (q, k, v, dout))
 
 
@@ -242,7 +229,7 @@ def test_sums(causal_attention_backward):
     # Adding one vector to every key shifts the scores of each query by the same amount: the softmax
     # does not change.  Adding one vector to every value adds it to every output: each row of weights sums to 1.
     q, k, v, dout = _random(7, (), 6, 4, 3)
-    (dq, dk, dv), base, what = _call(causal_attention_backward, q, k, v, dout)
+    (dq, dk, dv), base, what = _gradients(causal_attention_backward, q, k, v, dout)
     tol = 10 * base * max(1.0, float(np.abs(dk).max()), float(np.abs(dv).max()))
     for name, total, want, reason in (
             ("dk", dk.sum(axis=-2), np.zeros(dk.shape[-1]), "the weights of a query do not change when every "
@@ -250,14 +237,14 @@ def test_sums(causal_attention_backward):
             ("dv", dv.sum(axis=-2), dout.sum(axis=-2), "each row of weights sums to 1")):
         if not np.allclose(total, want, rtol=0.0, atol=tol):
             fail(f"{name} of {what} summed over the positions: expected {np.round(want, 6).tolist()} ({reason}), "
-                 f"got {np.round(total, 6).tolist()}{_diagnose({'dk': dk, 'dv': dv}[name], q, k, v, dout, name)}")
+                 f"got {np.round(total, 6).tolist()}{_diagnosis({'dk': dk, 'dv': dv}[name], q, k, v, dout, name)}")
     _compare((dq, dk, dv), _expected(q, k, v, dout), base, what, (q, k, v, dout))
 
 
 def test_finite_differences(causal_attention_backward):
     """Agrees with central differences of causal attention (float64, batched)"""
     q, k, v, dout = _random(8, (2,), 3, 2, 3)
-    (dq, dk, dv), _, what = _call(causal_attention_backward, q, k, v, dout)
+    (dq, dk, dv), _, what = _gradients(causal_attention_backward, q, k, v, dout)
 
     def loss(q, k, v):  # sum(causal_attention(q, k, v) * dout): its gradient is the backward pass of dout
         total = 0.0
@@ -266,18 +253,11 @@ def test_finite_differences(causal_attention_backward):
             total += math.fsum(o * g for orow, grow in zip(out, dout[b].tolist()) for o, g in zip(orow, grow))
         return total
 
-    h = 1e-6
-    for position, (name, mine) in enumerate((("dq", dq), ("dk", dk), ("dv", dv))):
-        arrays = [q, k, v]
-        for index in np.ndindex(arrays[position].shape):
-            plus, minus = [a.copy() for a in arrays], [a.copy() for a in arrays]
-            plus[position][index] += h
-            minus[position][index] -= h
-            numeric = (loss(*plus) - loss(*minus)) / (2 * h)
-            if not abs(mine[index] - numeric) <= 1e-6 * max(1.0, abs(numeric)):
-                fail(f"{name} of {what}{list(index)}: the loss sum(causal_attention(q, k, v) * dout) changes at "
-                     f"rate {numeric:.8g} when that entry moves (central difference, h = 1e-6), but {name} says "
-                     f"{mine[index]:.8g}{_diagnose(mine, q, k, v, dout, name)}")
+    losses = {"dq": lambda a: loss(a, k, v), "dk": lambda a: loss(q, a, v), "dv": lambda a: loss(q, k, a)}
+    for name, mine, array in (("dq", dq, q), ("dk", dk, k), ("dv", dv, v)):
+        expect_gradient(mine, losses[name], array, h=1e-6, atol=1e-6, rtol=1e-6,
+                        what=f"{name} of {what}, for the loss sum(causal_attention(q, k, v) * dout)",
+                        mistakes=lambda name=name: _mistakes(q, k, v, dout, name))
 
 
 def test_scale(causal_attention_backward):

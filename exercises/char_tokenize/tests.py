@@ -11,6 +11,7 @@ message can name the mistake.
 import numpy as np
 
 from grader.core.checks import fail, type_name
+from grader.core.testkit import as_int_list, items
 
 
 def _expected(text):
@@ -64,13 +65,7 @@ def _call(char_tokenize, text):
     """Call the learner's function; return (vocab, ids) as a str and a list of ints, after type checks."""
     what = f"char_tokenize({_show(text)})"
     result = char_tokenize(text)
-    kind = type(result)
-    if kind is not tuple and kind is not list:
-        fail(f"{what} should return a tuple (vocab, ids), got {type_name(result)}")
-    parts = list(tuple.__iter__(result)) if kind is tuple else list(list.__iter__(result))
-    if len(parts) != 2:
-        fail(f"{what} should return a tuple of two values (vocab, ids), got {len(parts)} values")
-    vocab, ids = parts
+    vocab, ids = items(result, what, names=("vocab", "ids"))
     if type(vocab) is not str:
         hint = ""
         if type(vocab) is list:
@@ -78,22 +73,8 @@ def _call(char_tokenize, text):
         elif issubclass(type(vocab), np.ndarray):
             hint = " (make it a string with \"\".join(...))"
         fail(f"{what}: vocab should be a str, got {type_name(vocab)}{hint}")
-    if type(ids) is not list:
-        hint = ""
-        if issubclass(type(ids), np.ndarray):
-            hint = " (a numpy array: return a Python list, e.g. with .tolist())"
-        elif type(ids) is tuple:
-            hint = " (return a list, not a tuple)"
-        fail(f"{what}: ids should be a Python list of ints, got {type_name(ids)}{hint}")
-    ids = list(list.__iter__(ids))
-    for t, i in enumerate(ids):
-        if type(i) is not int:
-            hint = ""
-            if issubclass(type(i), np.integer):
-                hint = " (a numpy integer: convert it with int(...), or use .tolist() on a numpy array)"
-            elif type(i) is str:
-                hint = " (the character itself: the id is its index in vocab)"
-            fail(f"{what}: ids[{t}] should be a Python int, got {type_name(i)}{hint}")
+    ids = as_int_list(ids, f"{what}: ids", item_hint=lambda item: (
+        "the character itself: the id is its index in vocab" if type(item) is str else ""))
     return vocab, ids, what
 
 

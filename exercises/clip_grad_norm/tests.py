@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import as_float, checked_array, items
 
 EPS = 1e-6
 
@@ -91,57 +92,25 @@ def _describe(grads, max_norm):
     return f"clip_grad_norm(grads of shapes [{shown}{more}], max_norm={max_norm})"
 
 
-def _items(value, what):
-    """The items of a tuple or list, without calling any of its methods."""
-    if issubclass(type(value), tuple):
-        return tuple(tuple.__iter__(value))
-    if issubclass(type(value), list):
-        return tuple(list.__iter__(value))
-    fail(f"{what} should be a tuple or list, got {type_name(value)}")
-
-
-def _as_float(value, precision, what):
-    """A real scalar (a Python or numpy float, or a 0-d float array) as a Python float."""
-    kind = type(value)
-    if issubclass(kind, float):                   # np.float64 too
-        return float.__float__(value)
-    if issubclass(kind, (np.ndarray, np.generic)):
-        array = np.array(value, copy=True, subok=False)
-        if array.shape != ():
-            hint = " (one norm per array? total_norm is one number for all of them)" if array.ndim == 1 else ""
-            fail(f"{what} should be a single number, got an array of shape {array.shape}{hint}")
-        if array.dtype.kind != "f":
-            fail(f"{what} should be a floating-point number, got a numpy {array.dtype} value")
-        return float(as_array(array, precision, what=what))
-    fail(f"{what} should be a floating-point number, got {type_name(value)}")
-
-
-def _call(clip_grad_norm, grads, max_norm):
+def _clipped(clip_grad_norm, grads, max_norm):
     """Call the learner's function; return (list of float64 arrays, total_norm as a float, description)."""
     what = _describe(grads, max_norm)
-    result = clip_grad_norm(grads, max_norm)
-    items = _items(result, f"the result of {what}")
-    if len(items) != 2:
-        fail(f"{what} should return a pair (clipped, total_norm), got {len(items)} items")
-    clipped, total = items
-    arrays = _items(clipped, f"the clipped gradients of {what}")
+    clipped, total = items(clip_grad_norm(grads, max_norm), f"the result of {what}", names=("clipped", "total_norm"))
+    arrays = items(clipped, f"the clipped gradients of {what}")
     if len(arrays) != len(grads):
         fail(f"{what} should return one clipped array per gradient ({len(grads)}), got {len(arrays)}")
-    out = []
     precision = precision_of(grads)  # the least precise gradient sets the precision of the whole call
-    for i, (array, g) in enumerate(zip(arrays, grads)):
-        got = as_array(array, precision, what=f"clipped[{i}] of {what}")
-        if got.shape != np.shape(g):
-            fail(f"clipped[{i}] of {what} should have the shape of grads[{i}], {tuple(np.shape(g))}, "
-                 f"got {tuple(got.shape)}")
-        out.append(got)
-    norm = _as_float(total, precision, f"the total_norm returned by {what}")
+    out = [checked_array(array, precision, what=f"clipped[{i}] of {what}", shape=np.shape(g),
+                         shape_hint=lambda shape, i=i: f"the shape of grads[{i}]")
+           for i, (array, g) in enumerate(zip(arrays, grads))]
+    norm = as_float(total, precision, f"the total_norm returned by {what}", shape_hint=lambda shape: (
+        "one norm per array? total_norm is one number for all of them" if len(shape) == 1 else ""))
     return out, norm, what
 
 
 def _check(clip_grad_norm, grads, max_norm):
     """Compare total_norm, then every clipped array, with the formula."""
-    got_arrays, got_norm, what = _call(clip_grad_norm, grads, max_norm)
+    got_arrays, got_norm, what = _clipped(clip_grad_norm, grads, max_norm)
     want_arrays, want_norm = _expected(grads, max_norm)
     tol = precision_of(grads).tolerance(float64=1e-9, float32=1e-5, float16=1e-2)
     if not abs(got_norm - want_norm) <= tol * max(want_norm, 1e-300):
@@ -175,7 +144,7 @@ def _grads(seed, shapes, scale=1.0, dtypes=None, scales=None):
 def test_shapes_and_order(clip_grad_norm):
     """Returns (clipped, total_norm): one array per gradient, in order, each of its gradient's shape"""
     grads = [np.full((2, 2), 1.0), np.array([2.0]), np.full((2, 2), 3.0), np.full((2, 1, 2), -1.0)]
-    got, norm, what = _call(clip_grad_norm, grads, 100.0)
+    got, norm, what = _clipped(clip_grad_norm, grads, 100.0)
     for i, g in enumerate(got):
         for j, other in enumerate(grads):
             if j != i and other.shape == g.shape and np.allclose(g, other, rtol=1e-9, atol=0.0):
@@ -186,7 +155,7 @@ def test_shapes_and_order(clip_grad_norm):
 def test_hand_checked(clip_grad_norm):
     """Matches hand-checked values: gradients of norm 5 clipped to 1, and left alone under 10"""
     grads = [np.array([3.0, 0.0]), np.array([[4.0]])]
-    got, norm, what = _call(clip_grad_norm, grads, 1.0)
+    got, norm, what = _clipped(clip_grad_norm, grads, 1.0)
     if not abs(norm - 5.0) <= 1e-9:
         fail(f"{what}: total_norm should be sqrt(3^2 + 0^2 + 4^2) = 5, got {norm:.10g}"
              f"{_diagnose(got, norm, grads, 1.0)}")
@@ -222,7 +191,7 @@ def test_epsilon(clip_grad_norm):
     """The factor is max_norm / (total_norm + 1e-6), and all-zero gradients stay zero"""
     # The 1e-6 changes the factor by about 1e-6 / total_norm: visible in float64 for a small norm.
     _check(clip_grad_norm, [np.array([0.06, 0.08])], 0.05)
-    got, norm, what = _call(clip_grad_norm, [np.zeros((2, 2)), np.zeros(3)], 1.0)
+    got, norm, what = _clipped(clip_grad_norm, [np.zeros((2, 2)), np.zeros(3)], 1.0)
     for i, g in enumerate(got):
         if not np.isfinite(g).all() or np.abs(g).max() != 0.0:
             fail(f"{what} with all-zero gradients: clipped[{i}] should be all zeros, got {g.ravel().tolist()}")

@@ -11,7 +11,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import as_float, diagnose, expected_got, num
 
 
 # ---- the formula, in plain Python ---------------------------------------------------------------
@@ -34,13 +35,6 @@ def _log_probs(rows):
 def _loss(rows, targets):
     """The correct loss: mean over t of lse(row t) - row t[target t]."""
     return sum(_lse(row) - row[y] for row, y in zip(rows, targets)) / len(rows)
-
-
-def _num(x):
-    x = float(x)
-    if not math.isfinite(x):
-        return str(x)
-    return f"{x:.9g}"
 
 
 # ---- classic mistakes ---------------------------------------------------------------------------
@@ -83,7 +77,7 @@ def _candidates(rows, targets):
     return out
 
 
-def _diagnose(got, rows, targets):
+def _explain(got, rows, targets):
     """' (hint)' naming the classic mistake that gives `got`, or ''."""
     if not math.isfinite(got):
         if max(abs(v) for row in rows for v in row) > 700:
@@ -94,16 +88,14 @@ def _diagnose(got, rows, targets):
             return (" (np.exp overflows to inf above about 709: factor the row maximum out of the "
                     "log-sum-exp, m + log(sum(exp(z - m))), and stay in log space)")
         return ""
-    loss = _loss(rows, targets)
-    matches = [hint for value, hint in _candidates(rows, targets)
-               if abs(value - loss) > 1e-4 * max(1.0, abs(loss)) and abs(got - value) <= 1e-4 * max(1.0, abs(value))]
     # Name a mistake only when it is the one explanation: on some inputs two mistakes coincide.
-    return f" ({matches[0]})" if len(matches) == 1 else ""
+    return diagnose(got, lambda: _candidates(rows, targets), correct=lambda: _loss(rows, targets), atol=1e-4,
+                    rtol=1e-4, pick="unique")
 
 
 # ---- calling the learner's function -------------------------------------------------------------
 
-def _call(cross_entropy, rows, targets, *, dtype=np.float64, as_list=False):
+def _loss_of(cross_entropy, rows, targets, *, dtype=np.float64, as_list=False):
     """Call the learner's function; return (loss as a float, relative tolerance, description)."""
     logits = np.array(rows, dtype=dtype)
     precision = precision_of(logits)
@@ -117,47 +109,27 @@ def _call(cross_entropy, rows, targets, *, dtype=np.float64, as_list=False):
         shown = f"targets: a list of {T} ids" if as_list else f"targets: an integer array of {T} ids"
     what = f"cross_entropy(logits of shape {(T, V)}{' float32' if dtype == np.float32 else ''}, {shown})"
     result = cross_entropy(logits, arg)
-    kind = type(result)
-    if issubclass(kind, (bool, np.bool_)):
-        fail(f"{what} should return a floating-point number, got a bool")
-    if issubclass(kind, (np.ndarray, np.generic)):
-        array = np.asarray(result) if issubclass(kind, np.generic) else result
-        result_dtype = np.asarray(array).dtype
-        if not np.issubdtype(result_dtype, np.floating):
-            hint = " (an int() or integer dtype somewhere?)" if np.issubdtype(result_dtype, np.integer) else ""
-            fail(f"{what} should return a floating-point number, got a numpy {result_dtype} value{hint}")
-        value = as_array(array, precision, what=what)
-        if value.shape != ():
-            hint = ""
-            if value.shape == (T,):
-                hint = " (looks like the per-position losses: take their mean)"
-            elif value.shape == (T, V):
-                hint = " (looks like a whole (T, V) matrix: pick each row's target and average)"
-            elif value.shape == (1,):
-                hint = " (index it or use .mean() without keepdims to get a 0-d value)"
-            fail(f"{what} should return a single number (a float or a 0-d array), "
-                 f"got an array of shape {tuple(value.shape)}{hint}")
-        value = float(value)
-    elif issubclass(kind, float):
-        value = float.__float__(result)
-    elif issubclass(kind, int):
-        fail(f"{what} should return a floating-point number, got an int")
-    else:
-        hint = " (return the mean itself, not a container holding it)" if issubclass(kind, (list, tuple)) else ""
-        fail(f"{what} should return a single number (a float or a 0-d array), got {type_name(result)}{hint}")
+
+    def shape_hint(shape):
+        if shape == (T,):
+            return "looks like the per-position losses: take their mean"
+        if shape == (T, V):
+            return "looks like a whole (T, V) matrix: pick each row's target and average"
+        return "index it or use .mean() without keepdims to get a 0-d value" if shape == (1,) else ""
+    value = as_float(result, precision, what, shape_hint=shape_hint)
     return value, precision.tolerance(float64=1e-7, float32=2e-5, float16=1e-2), what
 
 
 def _check(cross_entropy, rows, targets, **options):
     """Compare the learner's loss on (rows, targets) with the formula; return it."""
-    got, rtol, what = _call(cross_entropy, rows, targets, **options)
+    got, rtol, what = _loss_of(cross_entropy, rows, targets, **options)
     if options.get("dtype") == np.float32:
         rows = [[float(v) for v in np.array(row, dtype=np.float32)] for row in rows]
     want = _loss(rows, targets)
     # Logits are only known to rtol * |logit|, and so is the loss: scale with both.
     scale = max(1.0, abs(want), max(abs(v) for row in rows for v in row))
     if not (math.isfinite(got) and abs(got - want) <= rtol * scale):
-        fail(f"{what}: expected {_num(want)}, got {_num(got)}{_diagnose(got, rows, targets)}")
+        fail(f"{what}: {expected_got(want, got)}{_explain(got, rows, targets)}")
     return got
 
 
@@ -174,7 +146,7 @@ def test_returns_a_number(cross_entropy):
     """Returns one number (a float or a 0-d array), not one loss per position"""
     for seed, T, V in [(1, 3, 4), (2, 1, 5), (3, 6, 2)]:
         rows, targets = _random_case(seed, T, V)
-        _call(cross_entropy, rows, targets)
+        _loss_of(cross_entropy, rows, targets)
 
 
 def test_hand_checked(cross_entropy):
@@ -183,11 +155,11 @@ def test_hand_checked(cross_entropy):
     _check(cross_entropy, [[2.0, 1.0, 0.1], [0.5, 2.5, 0.0]], [0, 1])
     # Equal logits: the uniform distribution costs ln V at every position, whatever the targets.
     for T, V, targets in [(2, 4, [3, 0]), (3, 5, [1, 4, 2]), (1, 2, [1])]:
-        got, rtol, what = _call(cross_entropy, [[0.0] * V for _ in range(T)], targets)
+        got, rtol, what = _loss_of(cross_entropy, [[0.0] * V for _ in range(T)], targets)
         want = math.log(V)
         if not (math.isfinite(got) and abs(got - want) <= rtol * max(1.0, want)):
-            fail(f"{what} with every logit 0: expected ln {V} = {_num(want)}, got {_num(got)}"
-                 f"{_diagnose(got, [[0.0] * V for _ in range(T)], targets)}")
+            fail(f"{what} with every logit 0: expected ln {V} = {num(want)}, got {num(got)}"
+                 f"{_explain(got, [[0.0] * V for _ in range(T)], targets)}")
     # A one-row case small enough to check by hand: softmax([ln 1, ln 3]) = [1/4, 3/4].
     _check(cross_entropy, [[0.0, math.log(3.0)]], [0])
 
@@ -197,13 +169,13 @@ def test_mean_over_positions(cross_entropy):
     rows, targets = _random_case(4, 3, 5)
     once = _check(cross_entropy, rows, targets)
     for copies in (2, 4):
-        got, rtol, what = _call(cross_entropy, rows * copies, targets * copies)
+        got, rtol, what = _loss_of(cross_entropy, rows * copies, targets * copies)
         if not (math.isfinite(got) and abs(got - once) <= rtol * max(1.0, abs(once)) + 1e-9):
             hint = ""
             if abs(got - copies * once) <= 1e-6 * max(1.0, abs(copies * once)):
                 hint = " (it grew with the number of positions: that is a sum, the loss is the mean over positions)"
             fail(f"{what}: the same 3 positions repeated {copies} times should give the same loss as once, "
-                 f"{_num(once)}, got {_num(got)}{hint or _diagnose(got, rows * copies, targets * copies)}")
+                 f"{num(once)}, got {num(got)}{hint or _explain(got, rows * copies, targets * copies)}")
 
 
 def test_each_position_own_target(cross_entropy):

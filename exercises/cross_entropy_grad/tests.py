@@ -11,8 +11,9 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, fail, precision_of
+from grader.core.checks import expect_finite, fail
 from grader.core.random_checks import array, compare_on_random_inputs
+from grader.core.testkit import call, diagnose, expect_gradient, expected_got
 
 
 # ---- the formula, in plain Python ---------------------------------------------------------------
@@ -85,7 +86,7 @@ def _mistakes(T, V, targets):
     return out
 
 
-def _diagnose(got, rows, targets):
+def _explain(got, rows, targets):
     """' (hint)' naming the one classic mistake that reproduces `got`, or ''."""
     T, V = len(rows), len(rows[0])
     if T * V > 4096:
@@ -95,15 +96,10 @@ def _diagnose(got, rows, targets):
             return (" (np.exp overflows to inf above about 709, and inf / inf is nan: subtract each row's "
                     "maximum before exponentiating)")
         return ""
-    correct = _grad(rows, targets)
-    matches = []
-    for options, hint in _mistakes(T, V, targets):
-        candidate = _grad(rows, targets, **options)
-        if not np.allclose(candidate, correct, rtol=0.0, atol=1e-6) and \
-                np.allclose(got, candidate, rtol=0.0, atol=1e-5):
-            matches.append(hint)
     # Name a mistake only when it is the one explanation: on some inputs two mistakes coincide.
-    return f" ({matches[0]})" if len(matches) == 1 else ""
+    return diagnose(got, [(lambda options=options: _grad(rows, targets, **options), hint)
+                          for options, hint in _mistakes(T, V, targets)],
+                    correct=lambda: _grad(rows, targets), atol=1e-5, pick="unique")
 
 
 # ---- calling the learner's function -------------------------------------------------------------
@@ -118,29 +114,23 @@ def _describe(T, V, targets, as_list, dtype):
     return f"cross_entropy_grad(logits of shape {(T, V)}{kind}, {shown})"
 
 
-def _call(cross_entropy_grad, rows, targets, *, dtype=np.float64, as_list=False):
+def _gradient(cross_entropy_grad, rows, targets, *, dtype=np.float64, as_list=False):
     """Call the learner's function; return (float64 copy of the gradient, tolerance, description)."""
     logits = np.array(rows, dtype=dtype)
     T, V = logits.shape
     targets = [int(y) for y in targets]
-    what = _describe(T, V, targets, as_list, dtype)
-    precision = precision_of(logits)
-    result = cross_entropy_grad(logits, targets if as_list else np.array(targets, dtype=np.int64))
-    tol = precision.tolerance()
-    grad = as_array(result, precision, what=what)
-    shape = tuple(grad.shape)
-    if shape != (T, V):
-        hint = ""
+
+    def shape_hint(shape):
         if shape == (V, T):
-            hint = " (looks transposed: one row per position, one column per vocabulary entry)"
-        elif shape == (T, T):
-            hint = " (a (T, T) result: was the one-hot built with np.eye(T) or indexed as [:, targets]?)"
-        elif shape in ((), (1,)):
-            hint = " (looks like the loss itself: return the whole gradient matrix)"
-        elif shape == (T,):
-            hint = " (one value per position: the gradient has an entry for every logit)"
-        fail(f"{what}: expected shape {(T, V)}, got {shape}{hint}")
-    return grad, tol, what
+            return "looks transposed: one row per position, one column per vocabulary entry"
+        if shape == (T, T):
+            return "a (T, T) result: was the one-hot built with np.eye(T) or indexed as [:, targets]?"
+        if shape in ((), (1,)):
+            return "looks like the loss itself: return the whole gradient matrix"
+        return "one value per position: the gradient has an entry for every logit" if shape == (T,) else ""
+    grad, precision, what = call(cross_entropy_grad, logits, targets if as_list else np.array(targets, dtype=np.int64),
+                                 what=_describe(T, V, targets, as_list, dtype), shape=(T, V), shape_hint=shape_hint)
+    return grad, precision.tolerance(), what
 
 
 def _compare(got, rows, targets, tol, what):
@@ -151,12 +141,12 @@ def _compare(got, rows, targets, tol, what):
     if error.max() > tol:
         t, j = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > tol).sum())
-        fail(f"{what}[{t}, {j}]: expected {want[t, j]:.6g}, got {got[t, j]:.6g} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, rows, targets)}")
+        fail(f"{what}[{t}, {j}]: {expected_got(want[t, j], got[t, j])} "
+             f"({wrong} of {error.size} entries differ){_explain(got, rows, targets)}")
 
 
 def _check(cross_entropy_grad, rows, targets, **options):
-    got, tol, what = _call(cross_entropy_grad, rows, targets, **options)
+    got, tol, what = _gradient(cross_entropy_grad, rows, targets, **options)
     if options.get("dtype") == np.float32:
         rows = [[float(v) for v in np.array(row, dtype=np.float32)] for row in rows]
     _compare(got, rows, targets, tol, what)
@@ -176,20 +166,20 @@ def test_shape(cross_entropy_grad):
     """Output shape is (T, V), the shape of the logits"""
     for seed, T, V in [(1, 3, 5), (2, 1, 4), (3, 6, 2)]:
         rows, targets = _random_case(seed, T, V)
-        _call(cross_entropy_grad, rows, targets)
+        _gradient(cross_entropy_grad, rows, targets)
 
 
 def test_hand_checked(cross_entropy_grad):
     """Matches hand-checked values"""
     # The statement's examples.
     _check(cross_entropy_grad, [[2.0, 1.0, 0.1], [0.5, 2.5, 0.0]], [0, 1])
-    got, tol, what = _call(cross_entropy_grad, [[0.0] * 4, [0.0] * 4], [3, 0])
+    got, tol, what = _gradient(cross_entropy_grad, [[0.0] * 4, [0.0] * 4], [3, 0])
     want = [[0.125, 0.125, 0.125, -0.375], [-0.375, 0.125, 0.125, 0.125]]
     for t in range(2):
         for j in range(4):
             if not abs(got[t, j] - want[t][j]) <= tol:
                 fail(f"{what} with every logit 0, entry [{t}, {j}]: expected (1/4 - {1 if want[t][j] < 0 else 0}) / 2 "
-                     f"= {want[t][j]:g}, got {got[t, j]:.6g}{_diagnose(got, [[0.0] * 4] * 2, [3, 0])}")
+                     f"= {want[t][j]:g}, got {got[t, j]:.6g}{_explain(got, [[0.0] * 4] * 2, [3, 0])}")
     # softmax([0, ln 3]) = [1/4, 3/4]; target 1, T = 1: [1/4, 3/4 - 1].
     _check(cross_entropy_grad, [[0.0, math.log(3.0)]], [1])
 
@@ -200,49 +190,41 @@ def test_rows_sum_to_zero(cross_entropy_grad):
     # built on the wrong axis has the right shape but the wrong entries.
     rows, _ = _random_case(4, 4, 4, scale=1.0)
     targets = [2, 2, 0, 1]
-    got, tol, what = _call(cross_entropy_grad, rows, targets)
+    got, tol, what = _gradient(cross_entropy_grad, rows, targets)
     expect_finite(got, what=what)
     T, V = got.shape
     for t in range(T):
         total = float(got[t].sum())
         if abs(total) > 4 * tol + 1e-12:
             fail(f"{what}: row {t} should sum to 0 (softmax sums to 1, minus the single 1 of the one-hot), "
-                 f"got {total:.6g}{_diagnose(got, rows, targets)}")
+                 f"got {total:.6g}{_explain(got, rows, targets)}")
     for t in range(T):
         for j in range(V):
             negative = got[t, j] < 0
             if negative != (j == targets[t]):
                 expected = "negative (softmax - 1 at the target)" if j == targets[t] else "positive (softmax - 0)"
                 fail(f"{what}[{t}, {j}]: expected a {expected} entry since targets[{t}] = {targets[t]}, "
-                     f"got {got[t, j]:.6g}{_diagnose(got, rows, targets)}")
+                     f"got {got[t, j]:.6g}{_explain(got, rows, targets)}")
     _compare(got, rows, targets, tol, what)
 
 
 def test_finite_differences(cross_entropy_grad):
     """Agrees with finite differences of the cross-entropy loss"""
     rows, targets = _random_case(5, 3, 5)
-    got, tol, what = _call(cross_entropy_grad, rows, targets, as_list=True)
+    got, tol, what = _gradient(cross_entropy_grad, rows, targets, as_list=True)
     expect_finite(got, what=what)
-    h = 1e-5
-    for t in range(len(rows)):
-        for j in range(len(rows[0])):
-            plus = [list(r) for r in rows]
-            minus = [list(r) for r in rows]
-            plus[t][j] += h
-            minus[t][j] -= h
-            numeric = (_loss(plus, targets) - _loss(minus, targets)) / (2 * h)
-            if not abs(got[t, j] - numeric) <= max(tol, 1e-7):
-                fail(f"{what}[{t}, {j}]: the loss changes at rate {numeric:.6g} when logits[{t}, {j}] moves "
-                     f"(central difference, h = 1e-5), but the gradient says {got[t, j]:.6g}"
-                     f"{_diagnose(got, rows, targets)}")
+    expect_gradient(got, lambda logits: _loss(logits.tolist(), targets), np.array(rows), h=1e-5,
+                    atol=max(tol, 1e-7), rtol=0.0, what=what,
+                    mistakes=[(lambda options=options: _grad(rows, targets, **options), hint)
+                              for options, hint in _mistakes(len(rows), len(rows[0]), targets)])
 
 
 def test_large_logits(cross_entropy_grad):
     """Logits of magnitude 1e4 give finite, correct gradients"""
     rows = [[1e4, 0.0, -1e4], [-1e4, 1e4, 1e4 - 1.0], [5.0, -1e4, 1e4]]
-    got, tol, what = _call(cross_entropy_grad, rows, [1, 2, 2])
+    got, tol, what = _gradient(cross_entropy_grad, rows, [1, 2, 2])
     if not np.isfinite(got).all():
-        fail(f"{what} contains non-finite values (NaN or inf){_diagnose(got, rows, [1, 2, 2])}")
+        fail(f"{what} contains non-finite values (NaN or inf){_explain(got, rows, [1, 2, 2])}")
     _compare(got, rows, [1, 2, 2], tol, what)
 
 

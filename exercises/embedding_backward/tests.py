@@ -9,7 +9,8 @@ mean instead of a sum, ...) so the message can name the mistake.
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
+from grader.core.checks import fail
+from grader.core.testkit import Diagnosis, call, expect_gradient
 
 
 # ---- the expected gradient, in plain Python ------------------------------------------------------
@@ -57,29 +58,24 @@ def _per_sequence_writes(ids, dout, V):
     return table
 
 
-def _diagnose(got, ids, dout, V):
-    """' (hint)' naming the classic mistake that reproduces `got`, or ''."""
-    try:
-        correct = _expected(ids, dout, V)
-        candidates = [
-            (_last_write_wins(ids, dout, V),
-             "looks like dW[ids] += dout: it adds dout to a copy of the rows dW[ids] and assigns the copy back, so "
-             "a repeated id keeps only one position's gradient; use np.add.at(dW, ids, dout), which accumulates, "
-             "or a loop over the positions"),
-            (_mean_of_repeats(ids, dout, V),
-             "looks like the gradients of a repeated id were averaged: they add up, one term per position"),
-        ]
-        if np.asarray(ids).ndim == 2:
-            candidates.append((_per_sequence_writes(ids, dout, V),
-                               "looks like one dW[ids[b]] += dout[b] per sequence: within a sequence, repeated ids "
-                               "still overwrite each other; accumulate over every position"))
-        for candidate, hint in candidates:
-            if (candidate.shape == got.shape and not np.allclose(candidate, correct, rtol=0.0, atol=1e-9)
-                    and np.allclose(got, candidate, rtol=1e-6, atol=1e-6)):
-                return f" ({hint})"
-    except Exception:  # a guess must never break the test
-        pass
-    return ""
+def _mistakes(ids, dout, V):
+    """(result, hint) for each classic mistake on these inputs."""
+    candidates = [
+        (lambda: _last_write_wins(ids, dout, V),
+         "looks like dW[ids] += dout: it adds dout to a copy of the rows dW[ids] and assigns the copy back, so "
+         "a repeated id keeps only one position's gradient; use np.add.at(dW, ids, dout), which accumulates, "
+         "or a loop over the positions"),
+        (lambda: _mean_of_repeats(ids, dout, V),
+         "looks like the gradients of a repeated id were averaged: they add up, one term per position"),
+    ]
+    if np.asarray(ids).ndim == 2:
+        candidates.append((lambda: _per_sequence_writes(ids, dout, V),
+                           "looks like one dW[ids[b]] += dout[b] per sequence: within a sequence, repeated ids "
+                           "still overwrite each other; accumulate over every position"))
+    return candidates
+
+
+_diagnosis = Diagnosis(_mistakes, correct=_expected, rtol=1e-6)
 
 
 # ---- calling the learner's function -------------------------------------------------------------
@@ -93,37 +89,32 @@ def _describe(ids, dout, V, ids_list, dout_list):
     return f"embedding_backward({ids_part}, {dout_part}, V={V})"
 
 
-def _call(embedding_backward, ids, dout, V, *, ids_list=False, dout_list=False):
+def _gradient(embedding_backward, ids, dout, V, *, ids_list=False, dout_list=False):
     """Call the learner's function; return (float64 copy of dW_E, tolerance, description)."""
     ids, dout = np.asarray(ids), np.asarray(dout)
-    what = _describe(ids, dout, V, ids_list, dout_list)
     given_ids = ids.tolist() if ids_list else ids
     given_dout = dout.tolist() if dout_list else dout
-    precision = precision_of(given_ids, given_dout, V)
-    result = embedding_backward(given_ids, given_dout, V)
-    if result is None:
-        fail(f"{what}: expected an array of shape ({V}, {dout.shape[-1]}), got None "
-             f"(did you forget to return the result?)")
-    got = as_array(result, precision, what=what)
     C = dout.shape[-1]
-    if got.shape != (V, C):
-        hint = ""
-        if got.shape == (C, V):
-            hint = " (looks transposed: one row per vocabulary entry, one column per feature)"
-        elif len(got.shape) == 2 and got.shape[1] == C and got.shape[0] == int(ids.max()) + 1:
-            hint = (" (ids.max() + 1 rows: the table has V rows, and the rows of ids that never occur are 0)")
-        elif got.shape == dout.shape:
-            hint = (" (the shape of dout: the gradient of W_E has one row per vocabulary entry; add the row of "
-                    "each position into the row of its id)")
-        elif len(got.shape) == 2 and got.shape[1] == C and got.shape[0] == len(set(ids.reshape(-1).tolist())):
-            hint = " (one row per distinct id: the table has V rows, one per vocabulary entry)"
-        fail(f"{what}: expected shape ({V}, {C}), got {got.shape}{hint}")
+
+    def shape_hint(shape):
+        if shape == (C, V):
+            return "looks transposed: one row per vocabulary entry, one column per feature"
+        if len(shape) == 2 and shape[1] == C and shape[0] == int(ids.max()) + 1:
+            return "ids.max() + 1 rows: the table has V rows, and the rows of ids that never occur are 0"
+        if shape == dout.shape:
+            return ("the shape of dout: the gradient of W_E has one row per vocabulary entry; add the row of "
+                    "each position into the row of its id")
+        if len(shape) == 2 and shape[1] == C and shape[0] == len(set(ids.reshape(-1).tolist())):
+            return "one row per distinct id: the table has V rows, one per vocabulary entry"
+        return ""
+    got, precision, what = call(embedding_backward, given_ids, given_dout, V, shape=(V, C), shape_hint=shape_hint,
+                                what=_describe(ids, dout, V, ids_list, dout_list))
     return got, precision.tolerance(float64=1e-9, float32=1e-5), what
 
 
 def _check(embedding_backward, ids, dout, V, **options):
     """Compare the learner's gradient with the plain-Python one; return it."""
-    got, base, what = _call(embedding_backward, ids, dout, V, **options)
+    got, base, what = _gradient(embedding_backward, ids, dout, V, **options)
     expected = _expected(ids, dout, V)
     tol = base * max(1.0, float(np.abs(expected).max()))
     error = np.abs(got - expected)
@@ -135,7 +126,7 @@ def _check(embedding_backward, ids, dout, V, **options):
         where = f"id {v} occurs {count} time(s) in ids" if count else f"id {v} never occurs in ids, so its row is 0"
         wrong = int((error > tol).sum())
         fail(f"{what}[{v}, {c}]: expected {expected[v, c]:.8g}, got {got[v, c]:.8g} ({where}; {wrong} of "
-             f"{error.size} entries differ){_diagnose(got, ids, dout, V)}", got=got, expected=expected)
+             f"{error.size} entries differ){_diagnosis(got, ids, dout, V)}", got=got, expected=expected)
     return got
 
 
@@ -151,19 +142,19 @@ def _random(seed, shape, V, C, dtype=np.float64):
 def test_shape(embedding_backward):
     """Output shape is (V, C), for ids of shape (T,) and (B, T)"""
     for seed, shape, V, C in [(0, (5,), 7, 3), (1, (2, 4), 6, 2), (2, (1,), 3, 4), (3, (3, 1), 10, 5)]:
-        _call(embedding_backward, *_random(seed, shape, V, C), V)
+        _gradient(embedding_backward, *_random(seed, shape, V, C), V)
 
 
 def test_hand_checked(embedding_backward):
     """Hand-checked: ids = [2, 0, 2] with V = 4 adds rows 0 and 2 of dout into row 2"""
     ids, dout = np.array([2, 0, 2]), np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
-    got, _, what = _call(embedding_backward, ids, dout, 4)
+    got, _, what = _gradient(embedding_backward, ids, dout, 4)
     want = [[3.0, 4.0], [0.0, 0.0], [6.0, 8.0], [0.0, 0.0]]
     for v, why in ((2, "positions 0 and 2 hold id 2: [1, 2] + [5, 6]"), (0, "position 1 holds id 0"),
                    (1, "id 1 never occurs"), (3, "id 3 never occurs")):
         if not np.allclose(got[v], want[v], rtol=0.0, atol=1e-12):
             fail(f"{what}: row {v} should be {want[v]} ({why}), got {np.round(got[v], 6).tolist()}"
-                 f"{_diagnose(got, ids, dout, 4)}", got=got, expected=np.array(want))
+                 f"{_diagnosis(got, ids, dout, 4)}", got=got, expected=np.array(want))
     # The statement's batch example.
     _check(embedding_backward, np.array([[1, 1], [3, 1]]), np.array([[[1.0, 0.5], [2.0, -1.0]],
                                                                       [[0.5, 0.5], [4.0, 0.0]]]), 5)
@@ -176,12 +167,12 @@ def test_repeated_ids(embedding_backward):
     _check(embedding_backward, np.array([[0, 2, 0], [2, 2, 0]]), np.random.default_rng(4).normal(size=(2, 3, 3)), 3)
     # Sums of dout: the gradient of sum(W_E[ids] * dout) adds up over the positions.
     ids, dout = _random(5, (20,), 4, 3)
-    got, base, what = _call(embedding_backward, ids, dout, 4)
+    got, base, what = _gradient(embedding_backward, ids, dout, 4)
     total, want = got.sum(axis=0), dout.sum(axis=0)
     if not np.allclose(total, want, rtol=0.0, atol=10 * base * max(1.0, float(np.abs(want).max()))):
         fail(f"{what}: the rows should add up to dout summed over the positions, {np.round(want, 6).tolist()} "
              f"(each position adds its row of dout once), got {np.round(total, 6).tolist()}"
-             f"{_diagnose(got, ids, dout, 4)}")
+             f"{_diagnosis(got, ids, dout, 4)}")
     _check(embedding_backward, ids, dout, 4)
 
 
@@ -202,22 +193,14 @@ def test_finite_differences(embedding_backward):
     V, C = 5, 3
     ids, dout = rng.integers(0, V, size=(2, 4)).astype(np.intp), rng.normal(size=(2, 4, C))
     W = rng.normal(size=(V, C))
-    got, _, what = _call(embedding_backward, ids, dout, V)
+    got, _, what = _gradient(embedding_backward, ids, dout, V)
 
     def loss(W):  # sum(token_embedding(ids, W) * dout) in plain Python
         return sum(sum(W[i][c] * g[c] for c in range(C)) for i, g in zip(*_flat(ids, dout)))
 
-    h = 1e-6
-    for v in range(V):
-        for c in range(C):
-            plus, minus = W.copy(), W.copy()
-            plus[v, c] += h
-            minus[v, c] -= h
-            numeric = (loss(plus.tolist()) - loss(minus.tolist())) / (2 * h)
-            if not abs(got[v, c] - numeric) <= 1e-6 * max(1.0, abs(numeric)):
-                fail(f"{what}[{v}, {c}]: the loss sum(token_embedding(ids, W_E) * dout) changes at rate "
-                     f"{numeric:.8g} when W_E[{v}, {c}] moves (central difference, h = 1e-6), but the gradient "
-                     f"says {got[v, c]:.8g}{_diagnose(got, ids, dout, V)}", got=got, expected=_expected(ids, dout, V))
+    expect_gradient(got, lambda W: loss(W.tolist()), W, h=1e-6, atol=1e-6, rtol=1e-6,
+                    what=f"{what}, for the loss sum(token_embedding(ids, W_E) * dout)",
+                    mistakes=lambda: _mistakes(ids, dout, V))
 
 
 def test_lists(embedding_backward):

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of
+from grader.core.testkit import call, diagnose
 
 _C = math.sqrt(2.0 / math.pi)
 
@@ -53,40 +54,26 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got, x, atol):
-    """' (hint)' naming the classic mistake that reproduces `got`, or ''."""
-    try:
-        best, best_hint = atol, None
-        for f, hint in _MISTAKES:
-            error = np.abs(got - _table(x, f))
-            error[np.isnan(error)] = np.inf
-            error[np.isnan(got) & np.isnan(_table(x, f))] = 0.0
-            if error.max() <= best:        # the closest match wins, so a loose atol cannot pick the wrong one
-                best, best_hint = error.max(), hint
-        if best_hint is not None:
-            return f" ({best_hint})"
-        if np.isnan(got).any() and np.abs(np.asarray(x, dtype=np.float64)).max() > 10:
-            return (" (NaN for large |x|: is tanh built from np.exp, e.g. (e^2u - 1) / (e^2u + 1)? "
-                    "e^2u overflows; use np.tanh, which handles any input)")
-    except Exception:  # a guess must never break the test
-        pass
-    return ""
+def _mistakes(x):
+    """(result, hint) for each classic mistake on x, each computed only when a diagnosis reaches it."""
+    return [(lambda f=f: _table(x, f), hint) for f, hint in _MISTAKES]
+
+
+def _explain(got, x, atol):
+    """' (hint)' naming the classic mistake closest to `got`, or the cause of NaNs for large |x|, or ''."""
+    found = diagnose(got, _mistakes(x), atol=atol, pick="closest")
+    if not found and np.isnan(got).any() and np.abs(np.asarray(x, dtype=np.float64)).max() > 10:
+        return (" (NaN for large |x|: is tanh built from np.exp, e.g. (e^2u - 1) / (e^2u + 1)? "
+                "e^2u overflows; use np.tanh, which handles any input)")
+    return found
 
 
 def _check(gelu, x):
     """Call gelu(x) and compare each entry with the plain-Python formula; return the learner's array."""
-    what = f"gelu(x) for x of shape {x.shape} ({x.dtype})"
-    result = gelu(x)
-    if result is None:
-        fail(f"{what}: expected an array of shape {x.shape}, got None (did you forget to return the result?)")
-    precision = precision_of(x)
+    got, precision, what = call(gelu, x, what=f"gelu(x) for x of shape {x.shape} ({x.dtype})", shape=x.shape,
+                                shape_hint=lambda shape: "same number of entries: was the array flattened or "
+                                "transposed? GELU is elementwise" if np.prod(shape) == x.size else "")
     base = precision.tolerance(float64=1e-8)  # float64: a constant such as 0.79788456 written out to 8 digits is fine
-    got = as_array(result, precision, what=what)
-    if tuple(got.shape) != tuple(x.shape):
-        hint = ""
-        if got.size == x.size:
-            hint = " (same number of entries: was the array flattened or transposed? GELU is elementwise)"
-        fail(f"{what}: expected the shape of x, {tuple(x.shape)}, got {tuple(got.shape)}{hint}")
     expected = _table(x, _gelu)
     # Absolute tolerance for |gelu(x)| <= 1, relative beyond (gelu(x) is about x for large x).
     tol = base * np.maximum(1.0, np.abs(np.asarray(x, dtype=np.float64)))
@@ -99,7 +86,7 @@ def _check(gelu, x):
         xi = float(np.asarray(x, dtype=np.float64)[index])
         fail(f"{what}: at x = {xi:.6g} (entry {list(index)}) expected {expected[index] + 0.0:.8g}, "
              f"got {got[index]:.8g} ({wrong} of {error.size} entries differ)"
-             f"{_diagnose(got, x, max(10 * base, 1e-7))}", got=got, expected=expected)
+             f"{_explain(got, x, max(10 * base, 1e-7))}", got=got, expected=expected)
     return got
 
 
@@ -124,7 +111,7 @@ def test_hand_checked(gelu):
     # gelu(1) = 0.5 * (1 + tanh(0.7978845608 * 1.044715)) = 0.5 * (1 + tanh(0.8335620)) = 0.5 * 1.6823840 = 0.8411920
     for i, want in enumerate([0.0, 0.8411920, -0.1588080, 1.9545977]):
         if not abs(got[i] - want) <= 1e-6:
-            fail(f"gelu({x[i]:g}): expected {want}, got {got[i]:.8g}{_diagnose(got, x, 1e-6)}")
+            fail(f"gelu({x[i]:g}): expected {want}, got {got[i]:.8g}{_explain(got, x, 1e-6)}")
 
 
 def test_matches_tanh_formula(gelu):
@@ -166,7 +153,7 @@ def test_large_inputs(gelu):
     got = _check(gelu, x)
     for i in (0, len(x) - 1):
         if not np.isfinite(got[i]):
-            fail(f"gelu({x[i]:g}): expected {x[i] if x[i] > 0 else 0:g}, got {got[i]}{_diagnose(got, x, 1e-6)}")
+            fail(f"gelu({x[i]:g}): expected {x[i] if x[i] > 0 else 0:g}, got {got[i]}{_explain(got, x, 1e-6)}")
     _check(gelu, np.array([[-1000.0, 1000.0], [-200.0, 200.0]]))
 
 

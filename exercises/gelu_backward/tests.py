@@ -11,7 +11,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import call, diagnose
 
 _C = math.sqrt(2.0 / math.pi)
 _K = 0.044715
@@ -71,37 +72,25 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got, x, dout, atol):
+def _mistakes(x, dout):
+    """(result, hint) for each classic mistake on x and dout, each computed only when a diagnosis reaches it."""
+    return [(lambda wrong=wrong: wrong(x, dout), hint) for wrong, hint in _MISTAKES]
+
+
+def _why(got, x, dout, atol):
     """' (hint)' naming the classic mistake closest to `got` (within atol), or ''."""
-    best, best_hint = atol, None
-    correct = _table(x, dout, _derivative)
-    for wrong, hint in _MISTAKES:
-        candidate = wrong(x, dout)
-        if np.abs(candidate - correct).max() <= atol:
-            continue                       # this mistake gives the right answer here: it explains nothing
-        error = np.abs(got - candidate)
-        error[np.isnan(error)] = np.inf
-        if error.max() <= best:            # the closest match wins
-            best, best_hint = error.max(), hint
-    return f" ({best_hint})" if best_hint else ""
+    return diagnose(got, _mistakes(x, dout), correct=lambda: _table(x, dout, _derivative), atol=atol, pick="closest")
 
 
 # ---- calling the learner's function -------------------------------------------------------------
 
-def _call(gelu_backward, x, dout, *, dout_as_list=False):
+def _gradient(gelu_backward, x, dout, *, dout_as_list=False):
     """Call the learner's function; return (float64 copy, precision, description) after the shape check."""
     kind = f" {x.dtype}" if x.dtype != np.float64 else ""
     shown = "dout as a nested list" if dout_as_list else "dout"
-    what = f"gelu_backward(x of shape {x.shape}{kind}, {shown})"
-    precision = precision_of(x, dout)
-    result = gelu_backward(x, dout.tolist() if dout_as_list else dout)
-    if result is None:
-        fail(f"{what}: expected an array of shape {x.shape}, got None (did you forget to return the result?)")
-    got = as_array(result, precision, what=what)
-    if tuple(got.shape) != tuple(x.shape):
-        fail(f"{what}: expected the shape of x, {tuple(x.shape)}, got {tuple(got.shape)} "
-             f"(the GELU acts entry by entry, so its gradient has the shape of x)")
-    return got, precision, what
+    return call(gelu_backward, x, dout.tolist() if dout_as_list else dout, precision=precision_of(x, dout),
+                what=f"gelu_backward(x of shape {x.shape}{kind}, {shown})", shape=x.shape,
+                shape_hint=lambda shape: "the GELU acts entry by entry, so its gradient has the shape of x")
 
 
 def _tolerance(precision, expected):
@@ -113,7 +102,7 @@ def _tolerance(precision, expected):
 
 def _check(gelu_backward, x, dout, **options):
     """Call gelu_backward and compare each entry with the plain-Python formula; return the learner's array."""
-    got, precision, what = _call(gelu_backward, x, dout, **options)
+    got, precision, what = _gradient(gelu_backward, x, dout, **options)
     expected = _table(x, dout, _derivative)
     tol = _tolerance(precision, expected)
     error = np.abs(got - expected)
@@ -124,7 +113,7 @@ def _check(gelu_backward, x, dout, **options):
         xi, di = float(np.asarray(x, dtype=np.float64)[index]), float(np.asarray(dout, dtype=np.float64)[index])
         fail(f"{what}, entry {list(index)}: at x = {xi:.6g}, dout = {di:.6g} expected {expected[index] + 0.0:.8g}, "
              f"got {got[index]:.8g} ({wrong} of {error.size} entries differ)"
-             f"{_diagnose(got, x, dout, max(10 * tol, 1e-7))}",
+             f"{_why(got, x, dout, max(10 * tol, 1e-7))}",
              got=got if got.ndim <= 2 else None, expected=expected if got.ndim <= 2 else None)
     return got
 
@@ -141,25 +130,25 @@ def _random_case(seed, shape, low=-4.0, high=4.0, dtype=np.float64):
 def test_shape(gelu_backward):
     """Output has the shape of x (1-D, 2-D and 3-D)"""
     for seed, shape in [(1, (7,)), (2, (3, 4)), (3, (2, 3, 4)), (4, (1,))]:
-        _call(gelu_backward, *_random_case(seed, shape))
+        _gradient(gelu_backward, *_random_case(seed, shape))
 
 
 def test_hand_checked(gelu_backward):
     """Hand-checked values: gelu'(0) = 0.5, gelu'(1) = 1.0829641, gelu'(-1) = -0.0829641, gelu'(2) = 1.0860993"""
     x = np.array([0.0, 1.0, -1.0, 2.0])
     dout = np.array([1.0, 2.0, 1.0, -1.0])
-    got, _, what = _call(gelu_backward, x, dout)
+    got, _, what = _gradient(gelu_backward, x, dout)
     for i, want in enumerate([0.5, 2.1659282, -0.0829641, -1.0860993]):
         if not abs(got[i] - want) <= 1e-6:
             fail(f"{what} with x = {x.tolist()}, dout = {dout.tolist()}, entry {i}: expected {want}, "
-                 f"got {got[i]:.8g}{_diagnose(got, x, dout, 1e-6)}")
+                 f"got {got[i]:.8g}{_why(got, x, dout, 1e-6)}")
     _check(gelu_backward, x, dout)
 
 
 def test_finite_differences(gelu_backward):
     """Agrees with central differences of sum(gelu(x) * dout) for every entry of x"""
     x, dout = _random_case(5, (3, 4))
-    got, _, what = _call(gelu_backward, x, dout)
+    got, _, what = _gradient(gelu_backward, x, dout)
     h = 1e-6
     for index in np.ndindex(x.shape):
         v, d = float(x[index]), float(dout[index])
@@ -167,7 +156,7 @@ def test_finite_differences(gelu_backward):
         if not abs(got[index] - numeric) <= 1e-7 * max(1.0, abs(numeric)):
             fail(f"{what}, entry {list(index)}: at x = {v:.6g}, dout = {d:.6g} the loss changes at rate "
                  f"{numeric:.8g} when x moves (central difference, h = 1e-6), but the gradient says "
-                 f"{got[index]:.8g}{_diagnose(got, x, dout, 1e-6)}")
+                 f"{got[index]:.8g}{_why(got, x, dout, 1e-6)}")
 
 
 def test_tanh_not_erf(gelu_backward):
@@ -192,14 +181,14 @@ def test_symmetry(gelu_backward):
     """gelu'(x) + gelu'(-x) = 1 for every x"""
     x = np.array([0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.5])
     ones = np.ones_like(x)
-    plus, precision, what = _call(gelu_backward, x, ones)
-    minus, _, _ = _call(gelu_backward, -x, ones)
+    plus, precision, what = _gradient(gelu_backward, x, ones)
+    minus, _, _ = _gradient(gelu_backward, -x, ones)
     total = plus + minus
     tol = precision.tolerance(float64=1e-8)
     for i, v in enumerate(x):
         if not abs(total[i] - 1.0) <= tol:
             fail(f"gelu_backward(x, 1) + gelu_backward(-x, 1) at x = {v:g}: expected 1 (gelu(x) - gelu(-x) = x, "
-                 f"so the derivatives add up to 1), got {total[i]:.8g}{_diagnose(plus, x, ones, 1e-6)}")
+                 f"so the derivatives add up to 1), got {total[i]:.8g}{_why(plus, x, ones, 1e-6)}")
 
 
 def test_dout_as_list(gelu_backward):

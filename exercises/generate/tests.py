@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from grader.core.checks import fail, type_name
+from grader.core.testkit import diagnose
 
 
 # ---- a tiny GPT, written again ------------------------------------------------------------------
@@ -161,22 +162,11 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(cases, got):
-    """' (hint)' naming the classic mistake(s) that reproduce every sequence in `got`, or ''.
-
-    `cases` are (name, prompt, n_new, seed, temperature, top_k) tuples, `got` the learner's sequences.
-    """
-    hints = []
-    for mistake, hint in _MISTAKES:
-        replayed = [_expected(*case, mistake=mistake) for case in cases]
-        if replayed == got and replayed != [_expected(*case) for case in cases]:
-            hints.append(hint)
-    if len(hints) == 1:
-        return f" ({hints[0]})"
-    if 2 <= len(hints) <= 3:
-        # On greedy prompts some mistakes give the same ids: name the candidates.
-        return " (more than one classic mistake gives exactly these ids: " + "; or ".join(hints) + ")"
-    return ""
+def _mistakes(cases):
+    """(every sequence, joined, hint) for each classic mistake replayed on `cases`, (name, prompt, n_new,
+    seed, temperature, top_k) tuples."""
+    return [(lambda mistake=mistake: sum((_expected(*case, mistake=mistake) for case in cases), []), hint)
+            for mistake, hint in _MISTAKES]
 
 
 # ---- calling the learner's function -------------------------------------------------------------
@@ -269,8 +259,11 @@ def _check(generate, cases, *, as_array=False, repeat=True):
         if sequence != want:
             bad = sum(1 for c, s in zip(cases, got) if s != _expected(*c))
             first = next(i for i in range(len(want)) if sequence[i] != want[i])
+            # On greedy prompts some mistakes give the same ids: all of them are named.
+            hint = diagnose(sum(got, []), _mistakes(cases), correct=sum((_expected(*c) for c in cases), []),
+                            atol=0.0, pick="all")
             fail(f"{_describe(*case, as_array)}: expected {want}, got {sequence} (first difference at index {first}; "
-                 f"{bad} of {len(cases)} calls differ){_diagnose(cases, got)}")
+                 f"{bad} of {len(cases)} calls differ){hint}")
     return got
 
 

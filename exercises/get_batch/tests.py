@@ -11,6 +11,7 @@ without replacement) on the same seed so the message can name the mistake.
 import numpy as np
 
 from grader.core.checks import fail, type_name
+from grader.core.testkit import diagnose, items
 
 
 def _windows(data, starts, T, shift):
@@ -64,11 +65,10 @@ def _replays(data, T, B, seed):
     return out
 
 
-def _diagnose(data, T, B, seed, x, y):
-    for want_x, want_y, hint in _replays(data, T, B, seed):
-        if want_x is not None and want_y is not None and x == want_x and y == want_y:
-            return f" ({hint})"
-    return ""
+def _mistakes(data, T, B, seed):
+    """([x, y], hint) for each classic mistake whose batch can be replayed on these arguments."""
+    return [([want_x, want_y], hint) for want_x, want_y, hint in _replays(data, T, B, seed)
+            if want_x is not None and want_y is not None]
 
 
 def _describe(data, T, B, seed):
@@ -99,28 +99,23 @@ def _rows(value, name, T, B, what):
     return [[int(v) for v in row] for row in array.tolist()]
 
 
-def _call(get_batch, data, T, B, seed):
+def _batch(get_batch, data, T, B, seed):
     """Call the learner's function; return (x, y) as lists of rows, after type and shape checks."""
     what = _describe(data, T, B, seed)
     result = get_batch(data, T, B, np.random.default_rng(seed))
-    kind = type(result)
-    if kind is not tuple and kind is not list:
-        fail(f"{what} should return a tuple (x, y), got {type_name(result)}")
-    parts = list(tuple.__iter__(result)) if kind is tuple else list(list.__iter__(result))
-    if len(parts) != 2:
-        fail(f"{what} should return a tuple of two arrays (x, y), got {len(parts)} values")
+    parts = items(result, what, names=("x", "y"))
     return _rows(parts[0], "x", T, B, what), _rows(parts[1], "y", T, B, what), what
 
 
 def _check(get_batch, data, T, B, seed):
     """The learner's batch is the specified one; otherwise fail naming the first wrong row and the mistake."""
-    x, y, what = _call(get_batch, data, T, B, seed)
+    x, y, what = _batch(get_batch, data, T, B, seed)
     want_x, want_y = _expected(data, T, B, seed)
     for name, got, want in [("x", x, want_x), ("y", y, want_y)]:
         if got != want:
             b = next(k for k in range(B) if got[k] != want[k])
             fail(f"{what}: row {b} of {name} should be {_short(want[b])}, got {_short(got[b])}"
-                 f"{_diagnose(data, T, B, seed, x, y)}",
+                 f"{diagnose([x, y], _mistakes(data, T, B, seed), atol=0.0)}",
                  got=np.array(got, dtype=np.float64), expected=np.array(want, dtype=np.float64))
     return x, y
 
@@ -133,8 +128,8 @@ def test_shape_and_dtype(get_batch):
     """Returns x and y as integer arrays of shape (batch_size, block_size)"""
     data = np.arange(50, dtype=np.int64)
     for T, B, seed in [(8, 4, 0), (3, 1, 1), (1, 5, 2), (16, 2, 3)]:
-        _call(get_batch, data, T, B, seed)
-    _call(get_batch, list(range(20)), 5, 3, 4)
+        _batch(get_batch, data, T, B, seed)
+    _batch(get_batch, list(range(20)), 5, 3, 4)
 
 
 def test_worked_example(get_batch):
@@ -147,7 +142,7 @@ def test_targets_are_next_tokens(get_batch):
     data = np.random.default_rng(32).permutation(200) + 1000    # distinct ids: a window fixes its start
     T, B = 12, 6
     for seed in range(3):
-        x, y, what = _call(get_batch, data, T, B, seed)
+        x, y, what = _batch(get_batch, data, T, B, seed)
         position = {int(v): i for i, v in enumerate(data)}
         for b in range(B):
             s = position.get(x[b][0])
@@ -197,13 +192,13 @@ def test_same_generator_state_same_batch(get_batch):
     """Two generators in the same state give the same batch, and other seeds give other batches"""
     data = np.arange(1000, dtype=np.int64)
     T, B = 16, 8
-    x1, y1, what = _call(get_batch, data, T, B, 20)
-    x2, y2, _ = _call(get_batch, data, T, B, 20)
+    x1, y1, what = _batch(get_batch, data, T, B, 20)
+    x2, y2, _ = _batch(get_batch, data, T, B, 20)
     if x1 != x2 or y1 != y2:
         fail(f"{what} was called twice with generators in the same state and returned different batches: draw "
              f"only with the rng argument, never with np.random.* or the random module, and do not create a "
              f"generator of your own")
-    x3, _, other = _call(get_batch, data, T, B, 21)
+    x3, _, other = _batch(get_batch, data, T, B, 21)
     if x3 == x1:
         fail(f"{what} and {other} returned the same batch: the starts must be drawn from the rng argument")
     _check(get_batch, data, T, B, 20)

@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import Diagnosis, call, expected_got, num
 
 EPS = 1e-5
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -171,37 +172,15 @@ def _mistakes(p):
     return mistakes
 
 
-def _diagnose(got, ids, p, n_heads, atol):
-    """' (hint)' naming the classic mistake(s) that reproduce `got`, or ''."""
-    hints = []
-    try:
-        for options, hint in _mistakes(p):
-            candidate = _forward(ids, p, n_heads, **options)
-            if candidate.shape == got.shape and np.allclose(got, candidate, rtol=0.0, atol=atol):
-                hints.append(hint)
-    except Exception:  # a diagnosis must never raise
-        return ""
-    if not hints:
-        return ""
-    if len(hints) == 1:
-        return f" ({hints[0]})"
-    return " (these inputs match more than one classic mistake: " + "; or ".join(hints) + ")"
+def _candidates(ids, p, n_heads):
+    """(logits, hint) for each classic mistake on these inputs."""
+    return [(lambda options=options: _forward(ids, p, n_heads, **options), hint) for options, hint in _mistakes(p)]
+
+
+_diagnosis = Diagnosis(_candidates, pick="all")
 
 
 # ---- calling and comparing -------------------------------------------------------------------------
-
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _pair(expected, got):
-    """'expected E, got G' with enough digits for E and G to differ on the page."""
-    expected, got = float(expected), float(got)
-    for digits in range(6, 13):
-        e, g = f"{expected:.{digits}g}", f"{got:.{digits}g}"
-        if e != g:
-            break
-    return f"expected {e}, got {g}"
 
 
 def _describe(ids, p, n_heads):
@@ -210,27 +189,20 @@ def _describe(ids, p, n_heads):
             f"{len(p['blocks'])} block(s)")
 
 
-def _call(gpt_logits, ids, p, n_heads):
+def _logits(gpt_logits, ids, p, n_heads):
     """Call the learner's function; return (float64 copy, tolerance factor) after checking the shape."""
-    precision = precision_of(p)
-    result = gpt_logits(ids, p, n_heads)
-    what = _describe(ids, p, n_heads)
-    factor = precision.tolerance(float64=1e-8, float32=3e-5, float16=3e-2)  # relative to the largest logit
-    got = as_array(result, precision, what=what)
     T = len(ids)
     V, C = p["W_E"].shape
-    shape = tuple(got.shape)
-    if shape != (T, V):
-        hint = ""
+
+    def shape_hint(shape):
         if shape == (T, C):
-            hint = (" (that is the hidden state's shape (T, C): finish with the tied output layer, "
-                    "logits = x @ W_E.T)")
-        elif shape == (V, T):
-            hint = " (looks transposed: one row per position, one column per vocabulary entry)"
-        elif shape == (V,) or shape == (C,):
-            hint = " (one row per position is expected, not only the last one)"
-        fail(f"{what}: expected shape ({T}, {V}), got {shape}{hint}")
-    return got, factor
+            return "that is the hidden state's shape (T, C): finish with the tied output layer, logits = x @ W_E.T"
+        if shape == (V, T):
+            return "looks transposed: one row per position, one column per vocabulary entry"
+        return "one row per position is expected, not only the last one" if shape in ((V,), (C,)) else ""
+    got, precision, _ = call(gpt_logits, ids, p, n_heads, what=_describe(ids, p, n_heads), precision=precision_of(p),
+                             shape=(T, V), shape_hint=shape_hint)
+    return got, precision.tolerance(float64=1e-8, float32=3e-5, float16=3e-2)  # relative to the largest logit
 
 
 def _compare(got, expected, factor, ids, p, n_heads, label=""):
@@ -240,18 +212,19 @@ def _compare(got, expected, factor, ids, p, n_heads, label=""):
     bad = ~np.isfinite(got)
     if bad.any():
         t, v = (int(k) for k in np.argwhere(bad)[0])
-        fail(f"{what}: logits[{t}, {v}] expected {_num(expected[t, v])}, got {_num(got[t, v])} "
+        fail(f"{what}: logits[{t}, {v}] {expected_got(expected[t, v], got[t, v])} "
              f"({int(bad.sum())} non-finite value(s))", got=got, expected=expected)
     error = np.abs(got - expected)
     if error.max() > atol:
         t, v = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
-        fail(f"{what}: logits[{t}, {v}] {_pair(expected[t, v], got[t, v])} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, ids, p, n_heads, atol)}", got=got, expected=expected)
+        fail(f"{what}: logits[{t}, {v}] {expected_got(expected[t, v], got[t, v])} "
+             f"({wrong} of {error.size} entries differ){_diagnosis(got, ids, p, n_heads, atol=atol)}",
+             got=got, expected=expected)
 
 
 def _check(gpt_logits, ids, p, n_heads, label=""):
-    got, factor = _call(gpt_logits, ids, p, n_heads)
+    got, factor = _logits(gpt_logits, ids, p, n_heads)
     _compare(got, _forward(ids, p, n_heads), factor, ids, p, n_heads, label)
 
 
@@ -296,7 +269,7 @@ def test_shape(gpt_logits):
         (_ids(3, 3, 5), _params(3, 5, 6, 0), 2),   # no blocks at all
     ]
     for ids, p, n_heads in cases:
-        _call(gpt_logits, ids, p, n_heads)
+        _logits(gpt_logits, ids, p, n_heads)
 
 
 def test_no_blocks(gpt_logits):
@@ -310,7 +283,7 @@ def test_no_blocks(gpt_logits):
                     [1.0, -1.0, 1.0, -1.0], [2.0, 0.0, -1.0, 0.0]])
     p = {"W_E": W_E, "blocks": [], "lnf_g": np.ones(4), "lnf_b": np.zeros(4)}
     ids = np.array([3, 3, 0])
-    got, factor = _call(gpt_logits, ids, p, 2)
+    got, factor = _logits(gpt_logits, ids, p, 2)
     expected = _forward(ids, p, 2)
     n = 0.5 / math.sqrt(0.25 + EPS)
     expected[0] = [n, -n, n, 4 * n, n]  # by hand (the same as the formula's row 0)
@@ -332,18 +305,18 @@ def test_causal(gpt_logits):
     V, C, T, n_heads = 12, 8, 6, 2
     p = _params(40, V, C, 2)
     ids = _ids(40, T, V)
-    before, factor = _call(gpt_logits, ids, p, n_heads)
+    before, factor = _logits(gpt_logits, ids, p, n_heads)
     for changed in (T - 1, 2):
         other = ids.copy()
         other[changed] = (other[changed] + 5) % V
-        after, factor2 = _call(gpt_logits, other, p, n_heads)
+        after, factor2 = _logits(gpt_logits, other, p, n_heads)
         atol = max(factor, factor2) * max(1.0, float(np.abs(before).max()))
         moved = np.abs(after[:changed] - before[:changed])
         if moved.size and moved.max() > atol:
             t, v = (int(k) for k in np.unravel_index(int(np.argmax(moved)), moved.shape))
             fail(f"gpt_logits with T={T}, C={C}, V={V}, 2 blocks: changing only ids[{changed}] (from "
                  f"{int(ids[changed])} to {int(other[changed])}) changed logits[{t}, {v}] from "
-                 f"{_num(before[t, v])} to {_num(after[t, v])}; the logits of positions before {changed} must "
+                 f"{num(before[t, v])} to {num(after[t, v])}; the logits of positions before {changed} must "
                  f"not depend on it. The attention in every block must be causal (query i attends only to "
                  f"keys j <= i), and everything else works row by row")
 

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.testkit import as_dict, checked_array, diagnose, expected_got, items, num
 
 EPS = 1e-5
 BLOCK_KEYS = ("ln1_g", "ln1_b", "W_q", "W_k", "W_v", "W_o", "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
@@ -231,20 +232,16 @@ def _mistakes(T, V, L):
     return mistakes
 
 
-def _diagnose(loss, grads, ids, targets, p, n_heads, factor):
+def _explain(loss, grads, ids, targets, p, n_heads, factor):
     """' (hint)' naming the one classic mistake whose loss and every gradient match the learner's, or ''."""
-    hints = []
-    try:
-        for options, hint in _mistakes(len(ids), p["W_E"].shape[0], len(p["blocks"])):
-            want_loss, want = _loss_and_grads(ids, targets, p, n_heads, **options)
-            if abs(loss - want_loss) <= factor * max(1.0, abs(want_loss)) and all(
-                    got.shape == expected.shape
-                    and np.allclose(got, expected, rtol=0.0, atol=_atol(expected, factor, 1.0))
-                    for _, got, expected in _arrays(grads, want)):
-                hints.append(hint)
-    except Exception:  # a diagnosis must never raise
-        return ""
-    return f" ({hints[0]})" if len(hints) == 1 else ""
+    def agree(learner, mistake):
+        (loss, grads), (want_loss, want) = learner, mistake
+        return abs(loss - want_loss) <= factor * max(1.0, abs(want_loss)) and all(
+            got.shape == expected.shape and np.allclose(got, expected, rtol=0.0, atol=_atol(expected, factor, 1.0))
+            for _, got, expected in _arrays(grads, want))
+    mistakes = [(lambda options=options: _loss_and_grads(ids, targets, p, n_heads, **options), hint)
+                for options, hint in _mistakes(len(ids), p["W_E"].shape[0], len(p["blocks"]))]
+    return diagnose((loss, grads), mistakes, agree=agree, pick="unique")
 
 
 # ---- calling and comparing -----------------------------------------------------------------------------
@@ -283,70 +280,31 @@ def _scalar(value, precision, what):
     fail(f"{what} should be a real number (a float), got {type_name(value)}")
 
 
-def _keys(raw, name, what):
-    """The keys of the learner's dict `raw`, once each is known to be a plain str (compared safely)."""
-    names = list(raw)
-    odd = [key for key in names if type(key) is not str]
-    if odd:
-        fail(f"{what}: the keys of {name} should be strings, the names of p's keys, got a key of type "
-             f"{type_name(odd[0])}")
-    return names
-
-
 def _block_grads(raw, i, shapes, precision, what):
     name = f"grads['blocks'][{i}]"
-    if type(raw) is not dict:
-        fail(f"{what}: {name} should be a dict with the twelve keys of a block, got {type_name(raw)}")
-    names = _keys(raw, name, what)
-    missing = [key for key in BLOCK_KEYS if key not in names]
-    extra = [repr(key) for key in names if key not in BLOCK_KEYS]
-    if missing or extra:
-        fail(f"{what}: {name} should have exactly the twelve keys of p['blocks'][{i}]"
-             + (f"; missing {', '.join(repr(key) for key in missing)}" if missing else "")
-             + (f"; unexpected {', '.join(extra)}" if extra else ""))
-    out = {key: as_array(raw[key], precision, what=f"{name}[{key!r}] from {what}") for key in BLOCK_KEYS}
-    for key in BLOCK_KEYS:
-        if out[key].shape != shapes[key]:
-            fail(f"{what}: {name}[{key!r}] should have the shape of p['blocks'][{i}][{key!r}], {shapes[key]}, "
-                 f"got {tuple(out[key].shape)}")
-    return out
+    raw = as_dict(raw, BLOCK_KEYS, f"{name} from {what}", keys_named=f"the twelve keys of p['blocks'][{i}]")
+    return {key: checked_array(raw[key], precision, what=f"{name}[{key!r}] from {what}", shape=shapes[key])
+            for key in BLOCK_KEYS}
 
 
-def _call(gpt_loss_and_grads, ids, targets, p, n_heads, label=""):
+def _loss_and_gradients(gpt_loss_and_grads, ids, targets, p, n_heads, label=""):
     """Call the learner's function; return (loss, grads as float64 arrays, tolerance factor, description)."""
     precision = precision_of(p)
-    result = gpt_loss_and_grads(ids, targets, p, n_heads)
     what = _describe(ids, p, n_heads, label)
-    if type(result) not in (tuple, list) or len(result) != 2:
-        fail(f"{what} should return a pair (loss, grads), got {type_name(result)}"
-             + (f" of length {len(result)}" if type(result) in (tuple, list) else ""))
-    loss = _scalar(result[0], precision, f"the loss from {what}")
-    raw = result[1]
-    if type(raw) is not dict:
-        fail(f"{what}: grads (the second value returned) should be a dict with p's keys, got {type_name(raw)}")
-    names = _keys(raw, "grads", what)
-    missing = [key for key in TOP_KEYS if key not in names]
-    extra = [repr(key) for key in names if key not in TOP_KEYS]
-    if missing or extra:
-        fail(f"{what}: grads should have exactly the keys of p, 'W_E', 'blocks', 'lnf_g' and 'lnf_b'"
-             + (f"; missing {', '.join(repr(key) for key in missing)}" if missing else "")
-             + (f"; unexpected {', '.join(extra)}" if extra else ""))
-    grads = {key: as_array(raw[key], precision, what=f"grads[{key!r}] from {what}")
+    raw_loss, raw = items(gpt_loss_and_grads(ids, targets, p, n_heads), what, names=("loss", "grads"))
+    loss = _scalar(raw_loss, precision, f"the loss from {what}")
+    raw = as_dict(raw, TOP_KEYS, f"grads from {what}",
+                  keys_named="the keys of p, 'W_E', 'blocks', 'lnf_g' and 'lnf_b'")
+
+    def shape_hint(shape, key):
+        return "looks transposed: W_E is (V, C)" if key == "W_E" and shape == tuple(np.shape(p[key]))[::-1] else ""
+    grads = {key: checked_array(raw[key], precision, what=f"grads[{key!r}] from {what}", shape=np.shape(p[key]),
+                                shape_hint=lambda shape, key=key: shape_hint(shape, key))
              for key in ("W_E", "lnf_g", "lnf_b")}
-    blocks = raw["blocks"]
     L = len(p["blocks"])
-    if type(blocks) not in (list, tuple):
-        fail(f"{what}: grads['blocks'] should be a list of {L} dict(s), one per block, got {type_name(blocks)}")
-    if len(blocks) != L:
-        fail(f"{what}: grads['blocks'] should hold {L} dict(s), one per block of p['blocks'], got {len(blocks)}")
+    blocks = items(raw["blocks"], f"grads['blocks'] from {what}", names=[f"block {i}" for i in range(L)])
     shapes = [{key: tuple(np.shape(value)) for key, value in block.items()} for block in p["blocks"]]
     grads["blocks"] = [_block_grads(blocks[i], i, shapes[i], precision, what) for i in range(L)]
-    for key in ("W_E", "lnf_g", "lnf_b"):
-        shape = tuple(np.shape(p[key]))
-        if grads[key].shape != shape:
-            hint = " (looks transposed: W_E is (V, C))" if key == "W_E" and grads[key].shape == shape[::-1] else ""
-            fail(f"{what}: grads[{key!r}] should have the shape of p[{key!r}], {shape}, got "
-                 f"{tuple(grads[key].shape)}{hint}")
     return loss, grads, _factor(precision), what
 
 
@@ -358,20 +316,16 @@ def _arrays(grads, expected):
     return out + [(f"grads[{key!r}]", grads[key], expected[key]) for key in ("lnf_g", "lnf_b")]
 
 
-def _num(value):
-    return f"{float(value):.6g}"
-
-
 def _compare(loss, grads, ids, targets, p, n_heads, factor, what):
     """Fail at the loss, or at the worst entry of the first gradient (in p's order) that differs."""
     want_loss, want = _loss_and_grads(ids, targets, p, n_heads)
 
     def diagnose():
-        return _diagnose(loss, grads, ids, targets, p, n_heads, factor)
+        return _explain(loss, grads, ids, targets, p, n_heads, factor)
 
     if not abs(loss - want_loss) <= factor * max(1.0, abs(want_loss)):
-        fail(f"{what}: the loss should be {_num(want_loss)} (step 14's cross_entropy of step 13's logits), "
-             f"got {_num(loss)}{diagnose()}")
+        fail(f"{what}: the loss should be {num(want_loss)} (step 14's cross_entropy of step 13's logits), "
+             f"got {num(loss)}{diagnose()}")
     arrays = _arrays(grads, want)
     floor = 1e-3 * max(float(np.abs(expected).max(initial=0.0)) for _, _, expected in arrays)
     for name, got, expected in arrays:
@@ -382,12 +336,12 @@ def _compare(loss, grads, ids, targets, p, n_heads, factor, what):
             index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
             shown = "[" + ", ".join(str(i) for i in index) + "]"
             wrong = int((error > atol).sum())
-            fail(f"{what}: {name}{shown} expected {_num(expected[index])}, got {_num(got[index])} "
+            fail(f"{what}: {name}{shown} {expected_got(expected[index], got[index])} "
                  f"({wrong} of {error.size} entries differ){diagnose()}", got=got, expected=expected)
 
 
 def _check(gpt_loss_and_grads, ids, targets, p, n_heads, label=""):
-    loss, grads, factor, what = _call(gpt_loss_and_grads, ids, targets, p, n_heads, label)
+    loss, grads, factor, what = _loss_and_gradients(gpt_loss_and_grads, ids, targets, p, n_heads, label)
     _compare(loss, grads, ids, targets, p, n_heads, factor, what)
 
 
@@ -429,21 +383,21 @@ def test_shape(gpt_loss_and_grads):
         ids, targets = _ids(seed, T, V)
         if as_lists:
             ids, targets = [int(i) for i in ids], [int(y) for y in targets]
-        _call(gpt_loss_and_grads, ids, targets, _params(seed, V, C, L), n_heads)
+        _loss_and_gradients(gpt_loss_and_grads, ids, targets, _params(seed, V, C, L), n_heads)
 
 
 def test_loss(gpt_loss_and_grads):
     """The loss is step 14's cross_entropy of step 13's gpt_logits"""
     ids, targets = _ids(10, 6, 9)
     p = _params(10, 9, 8, 1)
-    loss, grads, factor, what = _call(gpt_loss_and_grads, ids, targets, p, 2)
+    loss, grads, factor, what = _loss_and_gradients(gpt_loss_and_grads, ids, targets, p, 2)
     want = _loss(ids, targets, p, 2)
     if not abs(loss - want) <= factor * max(1.0, want):
         hint = ""
         if abs(loss - want * len(ids)) <= factor * want * len(ids):
             hint = " (looks like the sum over positions: the loss is the mean, divide by T)"
-        fail(f"{what}: the loss should be {_num(want)}, the mean over positions of -log softmax(logits[t])"
-             f"[targets[t]], got {_num(loss)}{hint}")
+        fail(f"{what}: the loss should be {num(want)}, the mean over positions of -log softmax(logits[t])"
+             f"[targets[t]], got {num(loss)}{hint}")
 
 
 def test_hand_checked(gpt_loss_and_grads):
@@ -457,18 +411,18 @@ def test_hand_checked(gpt_loss_and_grads):
         p = _params(seed, V, C, L)
         p["lnf_g"], p["lnf_b"] = np.zeros(C), np.zeros(C)
         label = f", lnf_g = lnf_b = 0, targets {[int(y) for y in targets]}"
-        loss, grads, factor, what = _call(gpt_loss_and_grads, ids, targets, p, 2, label=label)
+        loss, grads, factor, what = _loss_and_gradients(gpt_loss_and_grads, ids, targets, p, 2, label=label)
         if not abs(loss - math.log(V)) <= factor * math.log(V):
-            fail(f"{what}: every logit is 0, so the loss should be log(V) = log({V}) = {_num(math.log(V))}, "
-                 f"got {_num(loss)}{_diagnose(loss, grads, ids, targets, p, 2, factor)}")
+            fail(f"{what}: every logit is 0, so the loss should be log(V) = log({V}) = {num(math.log(V))}, "
+                 f"got {num(loss)}{_explain(loss, grads, ids, targets, p, 2, factor)}")
         W_E = p["W_E"]
         want = W_E.mean(axis=0) - W_E[targets].mean(axis=0)
         error = np.abs(grads["lnf_b"] - want)
         if not error.max() <= _atol(want, factor, 1.0):
             c = int(np.argmax(error))
-            fail(f"{what}: grads['lnf_b'][{c}] expected {_num(want[c])} (the mean of column {c} of W_E minus the "
-                 f"mean of W_E[targets[t], {c}]), got {_num(grads['lnf_b'][c])}"
-                 f"{_diagnose(loss, grads, ids, targets, p, 2, factor)}", got=grads["lnf_b"], expected=want)
+            fail(f"{what}: grads['lnf_b'][{c}] expected {num(want[c])} (the mean of column {c} of W_E minus the "
+                 f"mean of W_E[targets[t], {c}]), got {num(grads['lnf_b'][c])}"
+                 f"{_explain(loss, grads, ids, targets, p, 2, factor)}", got=grads["lnf_b"], expected=want)
         _compare(loss, grads, ids, targets, p, 2, factor, what)
 
 
@@ -483,7 +437,7 @@ def test_finite_differences(gpt_loss_and_grads):
     V, C, F, T, n_heads = 5, 4, 4, 3, 2
     ids, targets = _ids(40, T, V)
     p = _params(40, V, C, 2, F=F)
-    loss, grads, factor, what = _call(gpt_loss_and_grads, ids, targets, p, n_heads)
+    loss, grads, factor, what = _loss_and_gradients(gpt_loss_and_grads, ids, targets, p, n_heads)
     h = 1e-5
     checked = [("grads['W_E']", "p['W_E']", p["W_E"], grads["W_E"])]
     for i, block in enumerate(p["blocks"]):
@@ -501,9 +455,9 @@ def test_finite_differences(gpt_loss_and_grads):
             numeric = (plus - minus) / (2 * h)
             if not abs(got[index] - numeric) <= 1e-6 * max(1.0, abs(numeric)):
                 shown = "[" + ", ".join(str(i) for i in index) + "]"
-                fail(f"{what}: {name}{shown} is {_num(got[index])}, but the loss changes at rate {_num(numeric)} "
+                fail(f"{what}: {name}{shown} is {num(got[index])}, but the loss changes at rate {num(numeric)} "
                      f"when {source}{shown} moves (central difference, h = 1e-5)"
-                     f"{_diagnose(loss, grads, ids, targets, p, n_heads, factor)}")
+                     f"{_explain(loss, grads, ids, targets, p, n_heads, factor)}")
 
 
 def test_two_blocks(gpt_loss_and_grads):

@@ -14,7 +14,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import Diagnosis, checked_array, items
 
 EPS = 1e-5
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -113,20 +114,14 @@ def _mistakes(p, n_heads):
     return mistakes
 
 
-def _diagnose(got, ids, p, n_heads, atol):
-    """' (hint)' naming the classic mistake(s) whose logits match `got` (the rows fed so far), or ''."""
-    hints = []
-    try:
-        T = got.shape[0]
-        correct = _forward(ids[:T], p, n_heads)
-        for options, hint in _mistakes(p, n_heads):
-            candidate = _forward(ids[:T], p, n_heads, **options)
-            if np.allclose(got, candidate, rtol=0.0, atol=atol) and \
-                    not np.allclose(candidate, correct, rtol=0.0, atol=atol):
-                hints.append(hint)
-    except Exception:  # a diagnosis must never raise
-        return ""
-    return f" ({'; or '.join(hints)})" if hints else ""
+def _candidates(T, ids, p, n_heads):
+    """(logits of the first T positions, hint) for each classic mistake."""
+    return [(lambda options=options: _forward(ids[:T], p, n_heads, **options), hint)
+            for options, hint in _mistakes(p, n_heads)]
+
+
+# `got` holds the rows fed so far; every mistake that matches is named.
+_diagnosis = Diagnosis(_candidates, correct=lambda T, ids, p, n_heads: _forward(ids[:T], p, n_heads), pick="all")
 
 
 # ---- calling the learner's function ---------------------------------------------------------------
@@ -139,23 +134,18 @@ def _describe(ids, p, n_heads):
             f"n_heads={n_heads}{kind}), each call given the cache the previous one returned")
 
 
-def _call(gpt_step, token_id, p, n_heads, cache, what):
+def _step(gpt_step, token_id, p, n_heads, cache, what):
     """One call; returns (logits as a float64 copy, the cache exactly as returned)."""
-    result = gpt_step(token_id, p, n_heads, cache)
-    if type(result) not in (tuple, list) or len(result) != 2:
-        shown = type_name(result) if type(result) not in (tuple, list) else f"{len(result)} value(s)"
-        fail(f"{what}: expected a tuple (logits, cache), got {shown}")
-    raw, new_cache = result
-    logits = as_array(raw, precision_of(p), what=f"{what}: logits")
+    raw, new_cache = items(gpt_step(token_id, p, n_heads, cache), what, names=("logits", "cache"))
     V, C = p["W_E"].shape
-    if tuple(logits.shape) != (V,):
-        hint = ""
-        if tuple(logits.shape) == (1, V):
-            hint = " (one row: return logits[0], or work with a vector of shape (C,) throughout)"
-        elif tuple(logits.shape) == (C,):
-            hint = " (that is the hidden vector: finish with the final layer norm and @ p['W_E'].T)"
-        fail(f"{what}: the logits should have shape ({V},), one score per vocabulary entry, got "
-             f"{tuple(logits.shape)}{hint}")
+
+    def shape_hint(shape):
+        if shape == (1, V):
+            return "one row: return logits[0], or work with a vector of shape (C,) throughout"
+        if shape == (C,):
+            return "that is the hidden vector: finish with the final layer norm and @ p['W_E'].T"
+        return ""
+    logits = checked_array(raw, precision_of(p), what=f"the logits of {what}", shape=(V,), shape_hint=shape_hint)
     return logits, new_cache
 
 
@@ -176,7 +166,8 @@ def _compare(rows, expected, ids, p, n_heads, what, note=""):
             wrong = int((error > atol).sum())
             fail(f"{what}: the call for position {t} (id {int(ids[t])}) gave logits[{v}] = {row[v]:.8g}, expected "
                  f"{expected[t, v]:.8g}, row {t} of gpt_logits(ids, p, n_heads) ({wrong} of {row.size} entries "
-                 f"differ){_diagnose(got[:t + 1], ids, p, n_heads, atol)}{note}", got=row, expected=expected[t])
+                 f"differ){_diagnosis(got[:t + 1], t + 1, ids, p, n_heads, atol=atol)}{note}",
+                 got=row, expected=expected[t])
 
 
 def _feed(gpt_step, ids, p, n_heads, cache=None, what=None):
@@ -184,7 +175,7 @@ def _feed(gpt_step, ids, p, n_heads, cache=None, what=None):
     what = what or _describe(ids, p, n_heads)
     rows = []
     for t, token_id in enumerate(ids):
-        logits, cache = _call(gpt_step, token_id, p, n_heads, cache, f"{what}: the call for position {t}")
+        logits, cache = _step(gpt_step, token_id, p, n_heads, cache, f"{what}: the call for position {t}")
         rows.append(logits)
     return rows, cache
 
@@ -237,7 +228,7 @@ def test_first_token(gpt_step):
     for token_id in (4, 0):
         ids = [token_id]
         what = f"gpt_step({token_id}, p, n_heads=2, None) with C=8, V=9, 1 block"
-        logits, _ = _call(gpt_step, token_id, p, 2, None, what)
+        logits, _ = _step(gpt_step, token_id, p, 2, None, what)
         _compare([logits], _forward(ids, p, 2), ids, p, 2, what)
 
 
@@ -279,7 +270,7 @@ def test_caches_are_independent(gpt_step):
         for name, ids in (("first", first), ("second", second)):
             what = (f"gpt_step fed two sequences in turn, {first} and {second}, each with its own cache "
                     f"(C={C}, V={V}, 2 blocks, n_heads={n_heads}): the call for position {t} of the {name}")
-            logits, caches[name] = _call(gpt_step, ids[t], p, n_heads, caches[name], what)
+            logits, caches[name] = _step(gpt_step, ids[t], p, n_heads, caches[name], what)
             rows[name].append(logits)
     note = (". Each call may only depend on the cache it is given: keep nothing between calls in global "
             "variables, and build a new cache instead of changing the one passed in")
@@ -292,7 +283,7 @@ def test_caches_are_independent(gpt_step):
         ids = first + [last]
         what = (f"gpt_step given the cache of {first} twice, then fed {last} (C={C}, V={V}, 2 blocks, "
                 f"n_heads={n_heads}): the call for position 4")
-        logits, _ = _call(gpt_step, last, p, n_heads, caches["first"], what)
+        logits, _ = _step(gpt_step, last, p, n_heads, caches["first"], what)
         _compare(rows["first"] + [logits], _forward(ids, p, n_heads), ids, p, n_heads, what, note)
 
 

@@ -11,12 +11,9 @@ import math
 
 import numpy as np
 
-from grader.core.checks import Failed, as_array, expect_close, fail, precision_of
+from grader.core.checks import Failed, as_array, expect_close, fail
 from grader.core.random_checks import array, compare_on_random_inputs
-
-
-def _num(x):
-    return f"{float(x):.8g}"
+from grader.core.testkit import call, compare, diagnose, num
 
 
 def _expected(x, gamma, beta, eps):
@@ -48,78 +45,68 @@ def _normalised(x, eps, *, axis=-1, ddof=0, center=True, inside=True, root=True,
     return centred / (np.sqrt(var + eps) if inside else np.sqrt(var) + eps)
 
 
-def _diagnose(got, x, gamma, beta, eps, atol):
-    """' (hint)' naming the classic mistake that reproduces `got`, or ''."""
-    try:
-        x = np.asarray(x, dtype=np.float64)
-        g = np.asarray(gamma, dtype=np.float64)
-        b = np.asarray(beta, dtype=np.float64)
-        with np.errstate(all="ignore"):
-            candidates = [
-                (g * _normalised(x, eps, ddof=1) + b,
-                 "looks like the unbiased variance (ddof=1, dividing by C - 1); layer norm divides by C "
-                 "(np.var's default ddof=0)"),
-                (g * _normalised(x, eps, inside=False) + b,
-                 "looks like eps was added after the square root, sqrt(var) + eps; it goes inside: "
-                 "sqrt(var + eps)"),
-                (g * _normalised(x, 1e-5) + b,
-                 "looks like eps = 1e-5 was used whatever the eps argument said; use the eps parameter"),
-                (g * _normalised(x, 0.0) + b,
-                 "looks like eps was left out; divide by sqrt(var + eps)"),
-                (g * _normalised(x, eps, root=False) + b,
-                 "looks like the division is by var + eps instead of its square root"),
-                (b * _normalised(x, eps) + g,
-                 "looks like gamma and beta are swapped: gamma multiplies, beta is added"),
-                (_normalised(x, eps),
-                 "looks like gamma and beta were not applied: return gamma * x_hat + beta"),
-                (g * _normalised(x, eps, center=False, var_about_zero=True) + b,
-                 "looks like RMSNorm: layer norm subtracts the mean and uses the variance around the mean"),
-                (g * _normalised(x, eps, center=False) + b,
-                 "looks like the mean was not subtracted from x before dividing"),
-            ]
-            if x.ndim >= 2:
-                candidates.append((g * _normalised(x, eps, axis=0) + b,
-                                   "looks like the mean and variance were taken over axis 0 (down the columns); "
-                                   "normalise each vector over the last axis, axis=-1"))
-                candidates.append((g * _normalised(x, eps, axis=None) + b,
-                                   "looks like one mean and variance for the whole array; take them over the "
-                                   "last axis with keepdims=True"))
-            if x.ndim >= 3:
-                candidates.append((g * _normalised(x, eps, axis=-2) + b,
-                                   "looks like the mean and variance were taken over axis -2 (the time axis); "
-                                   "normalise over the last axis"))
-        for candidate, hint in candidates:
-            if candidate.shape == got.shape and np.allclose(got, candidate, rtol=0.0, atol=atol, equal_nan=True):
-                return f" ({hint})"
-    except Exception:  # a guess must never break the test
-        pass
-    return ""
+def _mistakes(x, gamma, beta, eps):
+    """(result, hint) for each classic mistake on these inputs."""
+    x = np.asarray(x, dtype=np.float64)
+    g = np.asarray(gamma, dtype=np.float64)
+    b = np.asarray(beta, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        candidates = [
+            (g * _normalised(x, eps, ddof=1) + b,
+             "looks like the unbiased variance (ddof=1, dividing by C - 1); layer norm divides by C "
+             "(np.var's default ddof=0)"),
+            (g * _normalised(x, eps, inside=False) + b,
+             "looks like eps was added after the square root, sqrt(var) + eps; it goes inside: "
+             "sqrt(var + eps)"),
+            (g * _normalised(x, 1e-5) + b,
+             "looks like eps = 1e-5 was used whatever the eps argument said; use the eps parameter"),
+            (g * _normalised(x, 0.0) + b,
+             "looks like eps was left out; divide by sqrt(var + eps)"),
+            (g * _normalised(x, eps, root=False) + b,
+             "looks like the division is by var + eps instead of its square root"),
+            (b * _normalised(x, eps) + g,
+             "looks like gamma and beta are swapped: gamma multiplies, beta is added"),
+            (_normalised(x, eps),
+             "looks like gamma and beta were not applied: return gamma * x_hat + beta"),
+            (g * _normalised(x, eps, center=False, var_about_zero=True) + b,
+             "looks like RMSNorm: layer norm subtracts the mean and uses the variance around the mean"),
+            (g * _normalised(x, eps, center=False) + b,
+             "looks like the mean was not subtracted from x before dividing"),
+        ]
+        if x.ndim >= 2:
+            candidates.append((g * _normalised(x, eps, axis=0) + b,
+                               "looks like the mean and variance were taken over axis 0 (down the columns); "
+                               "normalise each vector over the last axis, axis=-1"))
+            candidates.append((g * _normalised(x, eps, axis=None) + b,
+                               "looks like one mean and variance for the whole array; take them over the "
+                               "last axis with keepdims=True"))
+        if x.ndim >= 3:
+            candidates.append((g * _normalised(x, eps, axis=-2) + b,
+                               "looks like the mean and variance were taken over axis -2 (the time axis); "
+                               "normalise over the last axis"))
+    return candidates
 
 
-def _call(layer_norm, x, gamma, beta, eps=None):
+def _normalised_by_learner(layer_norm, x, gamma, beta, eps=None):
     """Call the learner's function; return (float64 copy, absolute tolerance, description)."""
     what = (f"layer_norm(x, gamma, beta{'' if eps is None else f', eps={eps:g}'}) "
             f"for x of shape {x.shape} ({x.dtype})")
+
+    def shape_hint(shape):
+        if shape == tuple(x.shape[:-1]) or shape == tuple(x.shape[:-1]) + (1,):
+            return "one value per vector: that looks like the mean or the variance alone"
+        if x.ndim >= 2 and shape == tuple(x.shape[:-2]) + (x.shape[-1], x.shape[-2]):
+            return "looks transposed"
+        return ""
     # float32 x with float64 gamma calls for float32: the result is float64 but computed partly in float32.
-    precision = precision_of(x, gamma, beta)
-    result = layer_norm(x, gamma, beta) if eps is None else layer_norm(x, gamma, beta, eps=eps)
-    if result is None:
-        fail(f"{what}: expected an array of shape {x.shape}, got None (did you forget to return the result?)")
-    base = precision.tolerance()
-    got = as_array(result, precision, what=what)
-    if tuple(got.shape) != tuple(x.shape):
-        hint = ""
-        if tuple(got.shape) == tuple(x.shape[:-1]) or tuple(got.shape) == tuple(x.shape[:-1]) + (1,):
-            hint = " (one value per vector: that looks like the mean or the variance alone)"
-        elif x.ndim >= 2 and tuple(got.shape) == tuple(x.shape[:-2]) + (x.shape[-1], x.shape[-2]):
-            hint = " (looks transposed)"
-        fail(f"{what}: expected the shape of x, {tuple(x.shape)}, got {tuple(got.shape)}{hint}")
-    return got, base, what
+    got, precision, _ = call(layer_norm, x, gamma, beta, **({} if eps is None else {"eps": eps}), what=what,
+                             shape=x.shape, shape_hint=shape_hint)
+    return got, precision.tolerance(), what
 
 
 def _check(layer_norm, x, gamma, beta, eps=None):
     """Compare the learner's layer norm with the plain-Python one; return the learner's array."""
-    got, base, what = _call(layer_norm, x, gamma, beta, eps)
+    got, base, what = _normalised_by_learner(layer_norm, x, gamma, beta, eps)
     e = 1e-5 if eps is None else eps
     expected = _expected(x, gamma, beta, e)
     # The output is as large as gamma * x_hat + beta.  In low precision the rounding of x (and of x - mean)
@@ -129,14 +116,8 @@ def _check(layer_norm, x, gamma, beta, eps=None):
         x64 = np.asarray(x, dtype=np.float64)
         spread = np.sqrt(x64.var(axis=-1) + e).min()
         tol *= max(1.0, float(np.abs(x64).max() / spread))
-    error = np.abs(got - expected)
-    error[np.isnan(error)] = np.inf
-    if error.max() > tol:
-        index = tuple(int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
-        wrong = int((error > tol).sum())
-        fail(f"{what}: entry {list(index)} expected {_num(expected[index])}, got {_num(got[index])} "
-             f"({wrong} of {error.size} entries differ)"
-             f"{_diagnose(got, x, gamma, beta, e, max(10 * tol, 1e-8))}", got=got, expected=expected)
+    compare(got, expected, atol=tol, what=what, mistakes=lambda: _mistakes(x, gamma, beta, e),
+            mistakes_atol=max(10 * tol, 1e-8))
     return got
 
 
@@ -145,7 +126,7 @@ def test_shape(layer_norm):
     rng = np.random.default_rng(0)
     for shape in [(4, 6), (6,), (2, 3, 5), (1, 3)]:
         C = shape[-1]
-        _call(layer_norm, rng.standard_normal(shape), np.ones(C), np.zeros(C))
+        _normalised_by_learner(layer_norm, rng.standard_normal(shape), np.ones(C), np.zeros(C))
 
 
 def test_hand_checked(layer_norm):
@@ -154,7 +135,7 @@ def test_hand_checked(layer_norm):
     got = _check(layer_norm, np.array([[1.0, 3.0]]), np.ones(2), np.zeros(2), eps=0.0)
     if not (abs(got[0, 0] + 1.0) <= 1e-6 and abs(got[0, 1] - 1.0) <= 1e-6):
         fail(f"layer_norm([[1, 3]], [1, 1], [0, 0], eps=0): expected [-1, 1] (mean 2, variance 1), "
-             f"got [{_num(got[0, 0])}, {_num(got[0, 1])}]")
+             f"got [{num(got[0, 0])}, {num(got[0, 1])}]")
     # mean 4, variance (4 + 0 + 4) / 3 = 8/3, so x_hat = [-sqrt(3/2), 0, sqrt(3/2)] = [-1.224745, 0, 1.224745];
     # gamma = [1, 2, 0.5] and beta = [0, 1, -1] give [-1.224745, 1, -0.387628].
     got = _check(layer_norm, np.array([[2.0, 4.0, 6.0]]), np.array([1.0, 2.0, 0.5]), np.array([0.0, 1.0, -1.0]),
@@ -162,7 +143,7 @@ def test_hand_checked(layer_norm):
     for c, want in enumerate([-math.sqrt(1.5), 1.0, 0.5 * math.sqrt(1.5) - 1.0]):
         if not abs(got[0, c] - want) <= 1e-6:
             fail(f"layer_norm([[2, 4, 6]], gamma=[1, 2, 0.5], beta=[0, 1, -1], eps=0)[0, {c}]: expected "
-                 f"{_num(want)}, got {_num(got[0, c])}")
+                 f"{num(want)}, got {num(got[0, c])}")
     # Default eps: [1, 2, 3, 4] has mean 2.5 and variance 1.25.
     _check(layer_norm, np.array([[1.0, 2.0, 3.0, 4.0]]), np.ones(4), np.zeros(4))
 
@@ -172,7 +153,7 @@ def test_mean_zero_variance_one(layer_norm):
     rng = np.random.default_rng(1)
     T, C = 6, 8
     x = rng.standard_normal((T, C)) * 3.0 + 2.0
-    got, base, what = _call(layer_norm, x, np.ones(C), np.zeros(C))
+    got, base, what = _normalised_by_learner(layer_norm, x, np.ones(C), np.zeros(C))
     tol = base * 100
     means = got.mean(axis=-1)
     variances = got.var(axis=-1)
@@ -180,13 +161,13 @@ def test_mean_zero_variance_one(layer_norm):
     target = np.array([v / (v + 1e-5) for v in x.var(axis=-1)])
     t = int(np.argmax(np.abs(means)))
     if not abs(means[t]) <= tol:
-        fail(f"{what}: row {t} should have mean 0, got mean {_num(means[t])}"
-             f"{_diagnose(got, x, np.ones(C), np.zeros(C), 1e-5, 1e-6)}")
+        fail(f"{what}: row {t} should have mean 0, got mean {num(means[t])}"
+             f"{diagnose(got, lambda: _mistakes(x, np.ones(C), np.zeros(C), 1e-5), atol=1e-6)}")
     t = int(np.argmax(np.abs(variances - target)))
     if not abs(variances[t] - target[t]) <= tol:
-        hint = _diagnose(got, x, np.ones(C), np.zeros(C), 1e-5, 1e-6)
+        hint = diagnose(got, lambda: _mistakes(x, np.ones(C), np.zeros(C), 1e-5), atol=1e-6)
         fail(f"{what}: row {t} should have variance {target[t]:.8f} (1 up to eps: var / (var + eps), with the "
-             f"biased variance, ddof=0), got variance {_num(variances[t])}{hint}")
+             f"biased variance, ddof=0), got variance {num(variances[t])}{hint}")
     _check(layer_norm, x, np.ones(C), np.zeros(C))
 
 

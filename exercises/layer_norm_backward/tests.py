@@ -11,7 +11,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.checks import fail
+from grader.core.testkit import Diagnosis, call_many
 
 
 # ---- the expected gradients ---------------------------------------------------------------------
@@ -84,32 +85,27 @@ def _dx_mistakes(x, gamma, dout, eps):
     return [(_variant(x, gamma, dout, eps, **options), hint) for options, hint in out]
 
 
-def _diagnose(got, x, gamma, dout, eps, which, atol):
-    """' (hint)' naming the classic mistake that reproduces `got` (dx, dgamma or dbeta), or ''."""
-    try:
-        x, gamma, dout = (np.asarray(a, dtype=np.float64) for a in (x, gamma, dout))
-        C = x.shape[-1]
-        with np.errstate(all="ignore"):
-            if which == "dx":
-                candidates = _dx_mistakes(x, gamma, dout, eps)
-            else:
-                mean = x.mean(axis=-1, keepdims=True)
-                x_hat = (x - mean) / np.sqrt(((x - mean) ** 2).mean(axis=-1, keepdims=True) + eps)
-                d = dout.reshape(-1, C)
-                swapped = {"dgamma": (d.sum(axis=0), "looks like dbeta (the sum of dout): dgamma is the sum of "
-                                                     "dout * x_hat"),
-                           "dbeta": ((d * x_hat.reshape(-1, C)).sum(axis=0),
-                                     "looks like dgamma (the sum of dout * x_hat): dbeta is the sum of dout")}
-                candidates = [swapped[which]]
-                if which == "dgamma":
-                    candidates.append(((d * x_hat.reshape(-1, C) * gamma).sum(axis=0),
-                                       "looks like dout * gamma * x_hat: dgamma is the sum of dout * x_hat"))
-        for candidate, hint in candidates:
-            if candidate.shape == got.shape and np.allclose(got, candidate, rtol=0.0, atol=atol):
-                return f" ({hint})"
-    except Exception:  # a guess must never break the test
-        pass
-    return ""
+def _mistakes(x, gamma, dout, eps, which):
+    """(result, hint) for the classic mistakes that give `which` (dx, dgamma or dbeta) a wrong value."""
+    x, gamma, dout = (np.asarray(a, dtype=np.float64) for a in (x, gamma, dout))
+    C = x.shape[-1]
+    if which == "dx":
+        return _dx_mistakes(x, gamma, dout, eps)
+    mean = x.mean(axis=-1, keepdims=True)
+    x_hat = (x - mean) / np.sqrt(((x - mean) ** 2).mean(axis=-1, keepdims=True) + eps)
+    d = dout.reshape(-1, C)
+    swapped = {"dgamma": (d.sum(axis=0), "looks like dbeta (the sum of dout): dgamma is the sum of "
+                                         "dout * x_hat"),
+               "dbeta": ((d * x_hat.reshape(-1, C)).sum(axis=0),
+                         "looks like dgamma (the sum of dout * x_hat): dbeta is the sum of dout")}
+    candidates = [swapped[which]]
+    if which == "dgamma":
+        candidates.append(((d * x_hat.reshape(-1, C) * gamma).sum(axis=0),
+                           "looks like dout * gamma * x_hat: dgamma is the sum of dout * x_hat"))
+    return candidates
+
+
+_diagnosis = Diagnosis(_mistakes)
 
 
 # ---- calling the learner's function -------------------------------------------------------------
@@ -124,38 +120,27 @@ def _shape_hint(name, shape, x):
     C = x.shape[-1]
     if name in ("dgamma", "dbeta") and shape != (C,):
         if shape == x.shape:
-            return f" (one value per entry of x: sum over every leading axis to get one value per feature)"
+            return "one value per entry of x: sum over every leading axis to get one value per feature"
         if x.ndim == 3 and shape == x.shape[1:]:
-            return (" (summed over axis 0 only: sum over every leading axis, e.g. "
-                    "reshape(-1, C).sum(axis=0))")
+            return "summed over axis 0 only: sum over every leading axis, e.g. reshape(-1, C).sum(axis=0)"
         if shape == x.shape[:-1]:
-            return " (summed over the last axis: sum over the leading axes instead, one value per feature)"
+            return "summed over the last axis: sum over the leading axes instead, one value per feature"
     return ""
 
 
-def _call(layer_norm_backward, x, gamma, dout, eps=None):
+def _gradients(layer_norm_backward, x, gamma, dout, eps=None):
     """Call the learner's function; return (dx, dgamma, dbeta) as float64 copies, the tolerance, the call."""
-    what = _describe(x, gamma, dout, eps)
-    precision = precision_of(x, gamma, dout)
-    result = layer_norm_backward(x, gamma, dout) if eps is None else layer_norm_backward(x, gamma, dout, eps=eps)
-    if type(result) not in (tuple, list):
-        fail(f"{what} should return a tuple (dx, dgamma, dbeta), got {type_name(result)}")
-    if len(result) != 3:
-        fail(f"{what} should return three arrays (dx, dgamma, dbeta), got {len(result)} values")
     C = x.shape[-1]
-    arrays = []
-    for name, value, shape in zip(("dx", "dgamma", "dbeta"), result, (x.shape, (C,), (C,))):
-        array = as_array(value, precision, what=f"{name} of {what}")
-        if array.shape != tuple(shape):
-            fail(f"{name} of {what}: expected shape {tuple(shape)}, got {array.shape}"
-                 f"{_shape_hint(name, array.shape, x)}")
-        arrays.append(array)
+    arrays, precision, what = call_many(layer_norm_backward, x, gamma, dout, **({} if eps is None else {"eps": eps}),
+                                        names=("dx", "dgamma", "dbeta"), shapes=(x.shape, (C,), (C,)),
+                                        what=_describe(x, gamma, dout, eps),
+                                        shape_hint=lambda name, shape: _shape_hint(name, shape, x))
     return arrays, precision.tolerance(float64=1e-9, float32=1e-4), what
 
 
 def _check(layer_norm_backward, x, gamma, dout, eps=None):
     """Compare the three gradients with the expected ones; return the learner's."""
-    got, base, what = _call(layer_norm_backward, x, gamma, dout, eps)
+    got, base, what = _gradients(layer_norm_backward, x, gamma, dout, eps)
     e = 1e-5 if eps is None else eps
     expected = _expected(x, gamma, dout, e)
     for name, mine, want in zip(("dx", "dgamma", "dbeta"), got, expected):
@@ -165,7 +150,7 @@ def _check(layer_norm_backward, x, gamma, dout, eps=None):
         if error.max() > tol:
             index = tuple(int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
             wrong = int((error > tol).sum())
-            hint = _diagnose(mine, x, gamma, dout, e, name, max(10 * tol, 1e-7))
+            hint = _diagnosis(mine, x, gamma, dout, e, name, atol=max(10 * tol, 1e-7))
             shown_got, shown_want = (mine, want) if mine.ndim <= 2 else (mine.reshape(-1, x.shape[-1]),
                                                                          want.reshape(-1, x.shape[-1]))
             fail(f"{name} of {what}{list(index)}: expected {want[index]:.8g}, got {mine[index]:.8g} "
@@ -187,7 +172,7 @@ def _random(seed, shape, dtype=np.float64, scale=2.0):
 def test_shape(layer_norm_backward):
     """Returns (dx, dgamma, dbeta): dx of the shape of x, dgamma and dbeta of shape (C,)"""
     for seed, shape in [(0, (4, 6)), (1, (5,)), (2, (2, 3, 4)), (3, (1, 3))]:
-        _call(layer_norm_backward, *_random(seed, shape))
+        _gradients(layer_norm_backward, *_random(seed, shape))
 
 
 def test_hand_checked(layer_norm_backward):
@@ -195,11 +180,11 @@ def test_hand_checked(layer_norm_backward):
     # mean 0, variance 1, so x_hat = x.  g = dout * gamma = [2, 0, 0, 0], mean(g) = 0.5 and
     # mean(g * x_hat) = -0.5: dx = (g - 0.5 - x_hat * (-0.5)) / 1 = [1, -1, 0, 0].
     x, gamma, dout = np.array([[-1.0, -1.0, 1.0, 1.0]]), np.array([2.0, 1.0, 1.0, 1.0]), np.array([[1.0, 0, 0, 0]])
-    (dx, dgamma, dbeta), _, what = _call(layer_norm_backward, x, gamma, dout, eps=0.0)
+    (dx, dgamma, dbeta), _, what = _gradients(layer_norm_backward, x, gamma, dout, eps=0.0)
     for name, mine, want in (("dx", dx[0], [1.0, -1.0, 0.0, 0.0]), ("dgamma", dgamma, [-1.0, 0.0, 0.0, 0.0]),
                              ("dbeta", dbeta, [1.0, 0.0, 0.0, 0.0])):
         if not np.allclose(mine, want, rtol=0.0, atol=1e-9):
-            hint = _diagnose(mine[None] if name == "dx" else mine, x, gamma, dout, 0.0, name, 1e-7)
+            hint = _diagnosis(mine[None] if name == "dx" else mine, x, gamma, dout, 0.0, name, atol=1e-7)
             fail(f"{name} of {what}: expected {want}, got {np.round(mine, 6).tolist()}{hint}")
     _check(layer_norm_backward, x, gamma, dout, eps=0.0)
     # The statement's example, with the default eps.
@@ -212,7 +197,7 @@ def test_identities(layer_norm_backward):
     # Shifting a vector of x by a constant does not change its layer norm, so dx sums to 0; with eps = 0,
     # scaling x - mean does not either, so dx . (x - mean) = 0.
     x, gamma, dout = _random(4, (5, 6))
-    (dx, _, _), base, what = _call(layer_norm_backward, x, gamma, dout, eps=0.0)
+    (dx, _, _), base, what = _gradients(layer_norm_backward, x, gamma, dout, eps=0.0)
     tol = 100 * base * max(1.0, float(np.abs(dx).max()))
     centred = x - x.mean(axis=-1, keepdims=True)
     for name, values, reason in (
@@ -222,7 +207,7 @@ def test_identities(layer_norm_backward):
         t = int(np.argmax(np.abs(values)))
         if not abs(values[t]) <= tol * np.abs(centred).max():
             fail(f"dx of {what}: row {t} has {name} {values[t]:.6g}, expected 0 ({reason})"
-                 f"{_diagnose(dx, x, gamma, dout, 0.0, 'dx', 1e-7)}")
+                 f"{_diagnosis(dx, x, gamma, dout, 0.0, 'dx', atol=1e-7)}")
     _check(layer_norm_backward, x, gamma, dout, eps=0.0)
 
 
@@ -233,7 +218,7 @@ def test_finite_differences(layer_norm_backward):
     x, gamma, beta = rng.normal(0, 1.5, (T, C)), rng.uniform(0.5, 2.0, C), rng.normal(0, 0.5, C)
     dout = rng.normal(size=(T, C))
     eps = 1e-3
-    (dx, dgamma, dbeta), _, what = _call(layer_norm_backward, x, gamma, dout, eps=eps)
+    (dx, dgamma, dbeta), _, what = _gradients(layer_norm_backward, x, gamma, dout, eps=eps)
 
     def loss(x, gamma, beta):  # sum(layer_norm(x) * dout): its gradient is the backward pass of dout
         out = _layer_norm(x.tolist(), gamma.tolist(), beta.tolist(), eps)
@@ -248,7 +233,7 @@ def test_finite_differences(layer_norm_backward):
             minus[position][index] -= h
             numeric = (loss(*plus) - loss(*minus)) / (2 * h)
             if not abs(mine[index] - numeric) <= 1e-6 * max(1.0, abs(numeric)):
-                hint = _diagnose(mine, x, gamma, dout, eps, name, 1e-6)
+                hint = _diagnosis(mine, x, gamma, dout, eps, name, atol=1e-6)
                 fail(f"{name} of {what}{list(index)}: the loss sum(layer_norm(x, gamma, beta, eps) * dout) changes "
                      f"at rate {numeric:.8g} when that entry moves (central difference, h = 1e-6), but {name} says "
                      f"{mine[index]:.8g}{hint}")

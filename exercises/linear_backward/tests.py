@@ -8,7 +8,8 @@ compare it with what classic mistakes give so the message can name the mistake.
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, fail, precision_of, type_name
+from grader.core.checks import expect_finite, precision_of
+from grader.core.testkit import call_many, compare, expect_gradient
 
 NAMES = ("dx", "dW", "db")
 
@@ -58,35 +59,27 @@ def _mistakes(x, W, dout):
     return out
 
 
-def _diagnose(name, got, x, W, dout, tol):
-    """' (hint)' naming the classic mistake that reproduces `got` for result `name`, or ''."""
-    correct = _expected(x, W, dout)[NAMES.index(name)]
-    matches = [hint for wrong, hint in _mistakes(x, W, dout)[name]
-               if not np.allclose(wrong, correct, rtol=0.0, atol=tol) and np.allclose(got, wrong, rtol=0.0, atol=tol)]
-    return f" ({matches[0]})" if len(matches) == 1 else ""
-
-
 def _shape_hint(name, shape, x_shape, C_in, C_out):
-    """A hint for a result of the wrong shape, or ''."""
+    """What a result of the wrong shape suggests, or ''."""
     lead = tuple(x_shape[:-1])
     if name == "dx" and shape == lead + (C_out,):
-        return " (the shape of dout: the input gradient is dout @ W.T, of the shape of x)"
+        return "the shape of dout: the input gradient is dout @ W.T, of the shape of x"
     if name == "dW":
         if shape == (C_out, C_in):
-            return " (looks transposed: dW has the shape of W, (C_in, C_out); it is x.T @ dout on 2-D arrays)"
+            return "looks transposed: dW has the shape of W, (C_in, C_out); it is x.T @ dout on 2-D arrays"
         if len(lead) == 2 and shape == (lead[0], C_in, C_out):
-            return " (one matrix per sequence of the batch: sum over every leading axis, the batch included)"
+            return "one matrix per sequence of the batch: sum over every leading axis, the batch included"
         if shape == ():
-            return " (a single number: for a 1-D x, x.T @ dout is no outer product; use np.outer(x, dout))"
+            return "a single number: for a 1-D x, x.T @ dout is no outer product; use np.outer(x, dout)"
         if len(x_shape) == 3 and shape == (C_in, x_shape[1], C_out):
-            return " (numpy's .T reverses every axis of a 3-D x: flatten the leading axes first)"
+            return "numpy's .T reverses every axis of a 3-D x: flatten the leading axes first"
     if name == "db" and shape != (C_out,):
         if len(lead) == 2 and shape == (lead[1], C_out):
-            return " (dout.sum(axis=0) sums the batch axis only: sum over every leading axis)"
+            return "dout.sum(axis=0) sums the batch axis only: sum over every leading axis"
         if shape == lead + (C_out,):
-            return " (the shape of dout: b is added to every row, so sum dout over every leading axis)"
+            return "the shape of dout: b is added to every row, so sum dout over every leading axis"
         if shape == ():
-            return " (a single number: db has one entry per output, the sum of dout over every leading axis)"
+            return "a single number: db has one entry per output, the sum of dout over every leading axis"
     return ""
 
 
@@ -98,26 +91,13 @@ def _describe(x, W, dout, dout_as_list):
     return f"linear_backward(x of shape {x.shape}{kind}, W of shape {W.shape}, {shown})"
 
 
-def _call(linear_backward, x, W, dout, *, dout_as_list=False):
+def _gradients(linear_backward, x, W, dout, *, dout_as_list=False):
     """Call the learner's function; return ((dx, dW, db) as float64 arrays, precision, description)."""
-    what = _describe(x, W, dout, dout_as_list)
-    precision = precision_of(x, W, dout)
-    result = linear_backward(x, W, dout.tolist() if dout_as_list else dout)
-    if not issubclass(type(result), (tuple, list)):
-        fail(f"{what}: expected a tuple of three arrays (dx, dW, db), got {type_name(result)}")
-    if len(result) != 3:
-        fail(f"{what}: expected a tuple of three arrays (dx, dW, db), got {len(result)} value(s)")
     C_in, C_out = W.shape
-    shapes = {"dx": x.shape, "dW": (C_in, C_out), "db": (C_out,)}
-    got = []
-    for name, value in zip(NAMES, result):
-        array = as_array(value, precision, what=f"{name} of {what}")
-        shape = tuple(array.shape)
-        if shape != shapes[name]:
-            fail(f"{name} of {what}: expected shape {shapes[name]}, got {shape}"
-                 f"{_shape_hint(name, shape, x.shape, C_in, C_out)}")
-        got.append(array)
-    return got, precision, what
+    return call_many(linear_backward, x, W, dout.tolist() if dout_as_list else dout, names=NAMES,
+                     shapes=[x.shape, (C_in, C_out), (C_out,)], precision=precision_of(x, W, dout),
+                     what=_describe(x, W, dout, dout_as_list),
+                     shape_hint=lambda name, shape: _shape_hint(name, shape, x.shape, C_in, C_out))
 
 
 def _tolerance(precision, expected):
@@ -130,18 +110,12 @@ def _compare(got, x, W, dout, precision, what):
     """Fail at the worst entry of the first result that differs from the row-by-row formula."""
     for name, mine, want in zip(NAMES, got, _expected(x, W, dout)):
         tol = _tolerance(precision, want)
-        error = np.abs(mine - want)
-        error[np.isnan(error)] = np.inf
-        if error.size and error.max() > tol:
-            index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
-            wrong = int((error > tol).sum())
-            fail(f"{name} of {what}, entry {list(index)}: expected {want[index]:.6g}, got {mine[index]:.6g} "
-                 f"({wrong} of {error.size} entries differ){_diagnose(name, mine, x, W, dout, tol)}",
-                 got=mine if mine.ndim <= 2 else None, expected=want if want.ndim <= 2 else None)
+        compare(mine, want, atol=tol, what=f"{name} of {what}", mistakes=lambda name=name: _mistakes(x, W, dout)[name],
+                mistakes_atol=tol, pick="unique")
 
 
 def _check(linear_backward, x, W, dout, **options):
-    got, precision, what = _call(linear_backward, x, W, dout, **options)
+    got, precision, what = _gradients(linear_backward, x, W, dout, **options)
     _compare(got, x, W, dout, precision, what)
     return got
 
@@ -159,7 +133,7 @@ def _random_case(seed, lead, C_in, C_out, dtype=np.float64):
 def test_shapes(linear_backward):
     """Returns (dx, dW, db) of shapes x.shape, W.shape and (C_out,)"""
     for seed, lead, C_in, C_out in [(1, (4,), 3, 5), (2, (6,), 5, 2), (3, (1,), 1, 4)]:
-        _call(linear_backward, *_random_case(seed, lead, C_in, C_out))
+        _gradients(linear_backward, *_random_case(seed, lead, C_in, C_out))
 
 
 def test_hand_checked(linear_backward):
@@ -167,42 +141,31 @@ def test_hand_checked(linear_backward):
     x = np.array([[1.0, 2.0], [3.0, 0.0], [-1.0, 1.0]])
     W = np.array([[1.0, 0.0, -1.0], [2.0, 1.0, 0.0]])
     dout = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, -1.0], [2.0, 1.0, 0.0]])
-    (dx, dW, db), _, what = _call(linear_backward, x, W, dout)
+    (dx, dW, db), _, what = _gradients(linear_backward, x, W, dout)
     hand = {"dx": (dx, [[-1.0, 2.0], [1.0, 1.0], [2.0, 5.0]]),
             "dW": (dW, [[-1.0, 2.0, -1.0], [4.0, 1.0, 4.0]]),
             "db": (db, [3.0, 2.0, 1.0])}
     for name, (mine, want) in hand.items():
-        want = np.array(want)
-        if not np.allclose(mine, want, rtol=0.0, atol=1e-9):
-            index = tuple(int(i) for i in np.unravel_index(int(np.argmax(np.abs(mine - want))), want.shape))
-            fail(f"{name} of {what}, entry {list(index)}: expected {want[index]:g}, got {mine[index]:.6g}"
-                 f"{_diagnose(name, mine, x, W, dout, 1e-9)}", got=mine, expected=want)
+        compare(mine, want, atol=1e-9, what=f"{name} of {what}", mistakes=lambda name=name: _mistakes(x, W, dout)[name],
+                mistakes_atol=1e-9, pick="unique")
 
 
 def test_finite_differences(linear_backward):
     """Agrees with central differences of sum(dout * (x @ W + b)) for every entry of x, W and b"""
     x, W, dout = _random_case(4, (3,), 4, 2)
     b = np.random.default_rng(5).normal(0.0, 1.0, size=2)
-    (dx, dW, db), _, what = _call(linear_backward, x, W, dout)
+    (dx, dW, db), _, what = _gradients(linear_backward, x, W, dout)
 
     def loss(x, W, b):
         return sum(float(dout[n, j]) * (sum(float(x[n, i]) * float(W[i, j]) for i in range(W.shape[0])) + float(b[j]))
                    for n in range(x.shape[0]) for j in range(W.shape[1]))
 
-    h = 1e-5
-    arrays = {"dx": (0, x), "dW": (1, W), "db": (2, b)}
+    losses = {"dx": (lambda a: loss(a, W, b), x), "dW": (lambda a: loss(x, a, b), W),
+              "db": (lambda a: loss(x, W, a), b)}
     for name, got in zip(NAMES, (dx, dW, db)):
-        position, array = arrays[name]
-        for index in np.ndindex(array.shape):
-            args = [x.copy(), W.copy(), b.copy()]
-            args[position][index] += h
-            plus = loss(*args)
-            args[position][index] -= 2 * h
-            numeric = (plus - loss(*args)) / (2 * h)
-            if not abs(got[index] - numeric) <= 1e-7 * max(1.0, abs(numeric)):
-                fail(f"{name} of {what}, entry {list(index)}: the loss changes at rate {numeric:.6g} when that "
-                     f"entry moves (central difference, h = 1e-5), but the gradient says {got[index]:.6g}"
-                     f"{_diagnose(name, got, x, W, dout, 1e-7)}")
+        function, array = losses[name]
+        expect_gradient(got, function, array, h=1e-5, atol=1e-7, rtol=1e-7, what=f"{name} of {what}",
+                        mistakes=lambda name=name: _mistakes(x, W, dout)[name])
 
 
 def test_square_weights(linear_backward):

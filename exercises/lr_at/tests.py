@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.testkit import Diagnosis
 
 
 # ---- the schedule, in plain Python --------------------------------------------------------------
@@ -51,19 +52,21 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got, args):
-    """' (hint)' naming the one classic mistake that gives `got` at these arguments, or ''."""
-    right = _lr(*args)
-    matches = []
+def _mistakes(args):
+    """(rate, hint) for each classic mistake that gives a rate at these arguments."""
+    found = []
     for mistake, hint in _MISTAKES:
         try:
             wrong = _lr(*args, mistake=mistake)
         except ZeroDivisionError:  # a mistake that cannot give a rate here (a warmup over 0 steps)
             continue
-        if wrong is not None and not math.isclose(wrong, right, rel_tol=1e-9, abs_tol=1e-15) and \
-                math.isclose(got, wrong, rel_tol=1e-6, abs_tol=1e-15):
-            matches.append(hint)
-    return f" ({matches[0]})" if len(matches) == 1 else ""
+        if wrong is not None:
+            found.append((wrong, hint))
+    return found
+
+
+# A mistake is named only when it is the one explanation.
+_diagnosis = Diagnosis(_mistakes, correct=lambda args: _lr(*args), atol=1e-15, rtol=1e-6, pick="unique")
 
 
 # ---- calling the learner's function -------------------------------------------------------------
@@ -97,7 +100,7 @@ def _check(lr_at, args, why=""):
     got, what = _call(lr_at, args)
     want = _lr(*args)
     if not math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-15):
-        fail(f"{what} should be {want:.10g}{why}, got {got:.10g}{_diagnose(got, args)}")
+        fail(f"{what} should be {want:.10g}{why}, got {got:.10g}{_diagnosis(got, args)}")
     return got
 
 
@@ -109,7 +112,7 @@ def test_returns_a_float(lr_at):
         _call(lr_at, (step, 6, 1, 10, 100))
     got, what = _call(lr_at, (200, 6, 1, 10, 100))
     if got != 1.0:
-        fail(f"{what} should be min_lr = 1.0 (after max_steps), got {got!r}{_diagnose(got, (200, 6, 1, 10, 100))}")
+        fail(f"{what} should be min_lr = 1.0 (after max_steps), got {got!r}{_diagnosis(got, (200, 6, 1, 10, 100))}")
 
 
 def test_hand_checked(lr_at):
@@ -123,7 +126,7 @@ def test_hand_checked(lr_at):
     for step, want, why in cases:
         got, what = _call(lr_at, (step, *schedule))
         if not math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-15):
-            fail(f"{what} should be {want:g}{why}, got {got:.10g}{_diagnose(got, (step, *schedule))}")
+            fail(f"{what} should be {want:g}{why}, got {got:.10g}{_diagnosis(got, (step, *schedule))}")
 
 
 def test_warmup(lr_at):

@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
+from grader.core.checks import fail
+from grader.core.testkit import Diagnosis, call, expected_got, num
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
@@ -87,72 +88,42 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got, args, atol):
-    """' (hint)' naming the classic mistake(s) that reproduce `got`, or ''.
+def _mistakes(x, W1, b1, W2, b2):
+    """(result, hint) for each classic mistake on these inputs."""
+    candidates = [(lambda options=options: _mlp(x, W1, b1, W2, b2, **options), hint) for options, hint in _MISTAKES]
+    if W1.shape[1] == W2.shape[0] == W2.shape[1]:  # F == C: swapping W1, W2 keeps the shape
+        candidates.append((lambda: _mlp(x, W2, b1, W1, b2),
+                           "looks like W1 and W2 were swapped: the first layer is x @ W1, the second @ W2"))
+    return candidates
 
-    Some inputs cannot tell two mistakes apart (with x = 0, gelu(x @ W1) + b1 and no activation both
-    give b1 @ W2 + b2): then every matching mistake is named.
-    """
-    hints = []
-    try:
-        for options, hint in _MISTAKES:
-            candidate = _mlp(*args, **options)
-            if candidate.shape == got.shape and np.allclose(got, candidate, rtol=0.0, atol=atol):
-                hints.append(hint)
-        x, W1, b1, W2, b2 = args
-        if not hints and W1.shape[1] == W2.shape[0] == W2.shape[1]:  # F == C: swapping W1, W2 keeps the shape
-            candidate = _mlp(x, W2, b1, W1, b2)
-            if np.allclose(got, candidate, rtol=0.0, atol=atol):
-                hints.append("looks like W1 and W2 were swapped: the first layer is x @ W1, the second @ W2")
-    except Exception:  # a diagnosis must never raise
-        return ""
-    if not hints:
-        return ""
-    if len(hints) == 1:
-        return f" ({hints[0]})"
-    return " (these inputs match more than one classic mistake: " + "; or ".join(hints) + ")"
+
+# Some inputs cannot tell two mistakes apart (with x = 0, gelu(x @ W1) + b1 and no activation both
+# give b1 @ W2 + b2): then every matching mistake is named.
+_diagnosis = Diagnosis(_mistakes, pick="all")
 
 
 # ---- calling and comparing -------------------------------------------------------------------------
-
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _pair(expected, got):
-    """'expected E, got G' with enough digits for E and G to differ on the page."""
-    expected, got = float(expected), float(got)
-    for digits in range(6, 13):
-        e, g = f"{expected:.{digits}g}", f"{got:.{digits}g}"
-        if e != g:
-            break
-    return f"expected {e}, got {g}"
 
 
 def _describe(x, W1):
     return f"mlp(x, W1, b1, W2, b2) with T={x.shape[0]}, C={x.shape[1]}, F={W1.shape[1]}"
 
 
-def _call(mlp, x, W1, b1, W2, b2):
+def _output(mlp, x, W1, b1, W2, b2):
     """Call the learner's function; return (float64 copy of the result, tolerance factor) after the shape check."""
-    precision = precision_of(x, W1, b1, W2, b2)
-    result = mlp(x, W1, b1, W2, b2)
-    what = _describe(x, W1)
-    factor = precision.tolerance(float64=1e-8, float32=3e-5, float16=3e-2)  # relative to the output's scale
-    got = as_array(result, precision, what=what)
     T, C = x.shape
     F = W1.shape[1]
-    shape = tuple(got.shape)
-    if shape != (T, C):
-        hint = ""
+
+    def shape_hint(shape):
         if shape == (T, F):
-            hint = " (that is the hidden layer's shape: multiply by W2 and add b2 to get back to width C)"
-        elif shape == (C, T) and C != T:
-            hint = " (looks transposed: one row per token, one column per feature)"
-        elif len(shape) == 3:
-            hint = " (a 3-D result often comes from adding a bias of the wrong shape or from np.outer; keep (T, C))"
-        fail(f"{what}: expected shape ({T}, {C}), got {shape}{hint}")
-    return got, factor
+            return "that is the hidden layer's shape: multiply by W2 and add b2 to get back to width C"
+        if shape == (C, T) and C != T:
+            return "looks transposed: one row per token, one column per feature"
+        if len(shape) == 3:
+            return "a 3-D result often comes from adding a bias of the wrong shape or from np.outer; keep (T, C)"
+        return ""
+    got, precision, _ = call(mlp, x, W1, b1, W2, b2, what=_describe(x, W1), shape=(T, C), shape_hint=shape_hint)
+    return got, precision.tolerance(float64=1e-8, float32=3e-5, float16=3e-2)  # relative to the output's scale
 
 
 def _compare(got, expected, factor, args, label=""):
@@ -164,18 +135,18 @@ def _compare(got, expected, factor, args, label=""):
     bad = ~np.isfinite(got)
     if bad.any():
         t, c = (int(k) for k in np.argwhere(bad)[0])
-        fail(f"{what}: entry [{t}, {c}] should be {_num(expected[t, c])}, got {_num(got[t, c])} "
+        fail(f"{what}: entry [{t}, {c}] should be {num(expected[t, c])}, got {num(got[t, c])} "
              f"({int(bad.sum())} non-finite value(s))", got=got, expected=expected)
     error = np.abs(got - expected)
     if error.max() > atol:
         t, c = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
-        fail(f"{what}: entry [{t}, {c}] {_pair(expected[t, c], got[t, c])} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, args, atol)}", got=got, expected=expected)
+        fail(f"{what}: entry [{t}, {c}] {expected_got(expected[t, c], got[t, c])} "
+             f"({wrong} of {error.size} entries differ){_diagnosis(got, *args, atol=atol)}", got=got, expected=expected)
 
 
 def _check(mlp, args, label=""):
-    got, factor = _call(mlp, *args)
+    got, factor = _output(mlp, *args)
     _compare(got, _mlp(*args), factor, args, label)
 
 
@@ -194,7 +165,7 @@ def _random(seed, T, C, F, dtype=np.float64):
 def test_shape(mlp):
     """Output shape is (T, C), also when the hidden width F differs from C"""
     for seed, (T, C, F) in enumerate([(4, 8, 32), (3, 5, 7), (1, 6, 24), (5, 4, 4)]):
-        _call(mlp, *_random(seed, T, C, F))
+        _output(mlp, *_random(seed, T, C, F))
 
 
 def test_hand_checked(mlp):
@@ -205,7 +176,7 @@ def test_hand_checked(mlp):
     W2 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
     b2 = np.array([0.5, -0.5])
     args = (x, W1, b1, W2, b2)
-    got, factor = _call(mlp, *args)
+    got, factor = _output(mlp, *args)
     # Hidden pre-activations are [1, -1, 0] and [0, -3, 1]; gelu(1) = 0.841192, gelu(-1) = -0.158808,
     # gelu(-3) = -0.003637.
     g1, gm1, gm3 = _gelu(1.0), _gelu(-1.0), _gelu(-3.0)
@@ -222,7 +193,7 @@ def test_gelu_tanh_form(mlp):
     x = np.array([values, [v / 2.0 for v in values]])
     eye = np.eye(C)
     args = (x, eye, np.zeros(C), eye.copy(), np.zeros(C))
-    got, factor = _call(mlp, *args)
+    got, factor = _output(mlp, *args)
     _compare(got, _mlp(*args), factor, args, label=" with W1 = W2 = identity and zero biases (so the result is gelu(x))")
 
 
@@ -249,15 +220,15 @@ def test_rows_independent(mlp):
     """Each token (row) is transformed on its own: mlp(x)[t] == mlp(x[t:t+1])[0]"""
     args = _random(5, 5, 4, 16)
     x = args[0]
-    full, factor = _call(mlp, *args)
+    full, factor = _output(mlp, *args)
     for t in range(x.shape[0]):
         single_args = (x[t:t + 1].copy(), *args[1:])
-        single, factor_1 = _call(mlp, *single_args)
+        single, factor_1 = _output(mlp, *single_args)
         scale = max(1.0, float(np.abs(full[t]).max()))
         if np.abs(single[0] - full[t]).max() > max(factor, factor_1) * scale:
             c = int(np.argmax(np.abs(single[0] - full[t])))
             fail(f"row {t} of the result depends on the other rows: for x of shape {x.shape}, row {t} entry {c} "
-                 f"is {_num(full[t, c])}, but mlp on x[{t}:{t + 1}] alone gives {_num(single[0, c])}; "
+                 f"is {num(full[t, c])}, but mlp on x[{t}:{t + 1}] alone gives {num(single[0, c])}; "
                  f"the MLP treats every position separately")
     _compare(full, _mlp(*args), factor, args)
 

@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import Diagnosis, checked_array, num_pair
 
 
 # ---- the formula, in plain Python, with switches that reproduce known mistakes ------------------
@@ -143,21 +144,16 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got, args):
-    """' (hint)' naming the classic mistake that reproduces `got`, or ''."""
-    try:
-        x, H = args[0], args[5]
-        if got.size > 200 or not np.isfinite(got).all() or x.shape[1] % H:
-            return ""
-        correct = _expected(args)
-        for options, hint in _MISTAKES:
-            candidate = _expected(args, **options)
-            if (candidate.shape == got.shape and np.allclose(got, candidate, rtol=1e-4, atol=1e-4)
-                    and not np.allclose(candidate, correct, rtol=1e-4, atol=1e-4)):
-                return f" ({hint})"
-    except Exception:  # a diagnosis must never raise
-        pass
-    return ""
+def _mistakes(args):
+    """(result, hint) for each classic mistake (none on large inputs or a width that does not split)."""
+    x, H = args[0], args[5]
+    if x.shape[0] * x.shape[1] > 200 or x.shape[1] % H:
+        return []
+    return [(lambda options=options: _expected(args, **options), hint) for options, hint in _MISTAKES]
+
+
+# A mistake that coincides with the right answer on an input is not named.
+_diagnosis = Diagnosis(_mistakes, correct=_expected, atol=1e-4, rtol=1e-4)
 
 
 # ---- calling the learner's function and comparing --------------------------------------------------
@@ -167,7 +163,7 @@ def _describe(args):
     return f"multi_head_attention(x, W_q, W_k, W_v, W_o, n_heads={H}) for x of shape {x.shape}"
 
 
-def _call(mha, args):
+def _output(mha, args):
     """Call the learner's function; return (float64 copy, tolerance) after checking shape and finiteness."""
     x, W_q, W_k, W_v, W_o, H = args
     what = _describe(args)
@@ -184,19 +180,18 @@ def _call(mha, args):
     # float32 is good to about 1e-7 relative, but scores are sums of products and go through exp;
     # float64 gets 1e-6, far below what every classic mistake is off by.
     tol = precision.tolerance(float64=1e-6, float32=1e-4, float16=1e-1)
-    got = as_array(result, precision, what=what)
-    shape = tuple(got.shape)
-    if shape != (T, C):
-        D = C // H
-        hint = ""
+    D = C // H
+
+    def shape_hint(shape):
         if shape == (H, T, D):
-            hint = (" (looks like the heads were returned stacked, (n_heads, T, D); concatenate them along "
-                    "the last axis into (T, C) and multiply by W_o)")
-        elif shape == (T, D):
-            hint = " (looks like only one head was returned; concatenate all n_heads heads into (T, C))"
-        elif shape == (T, H, D):
-            hint = " (merge the last two axes: reshape (T, n_heads, D) to (T, C), then multiply by W_o)"
-        fail(f"{what}: expected shape {(T, C)}, got {shape}{hint}")
+            return ("looks like the heads were returned stacked, (n_heads, T, D); concatenate them along "
+                    "the last axis into (T, C) and multiply by W_o")
+        if shape == (T, D):
+            return "looks like only one head was returned; concatenate all n_heads heads into (T, C)"
+        if shape == (T, H, D):
+            return "merge the last two axes: reshape (T, n_heads, D) to (T, C), then multiply by W_o"
+        return ""
+    got = checked_array(result, precision, what=what, shape=(T, C), shape_hint=shape_hint)
     bad = ~np.isfinite(got)
     if bad.any():
         t, c = (int(i) for i in np.argwhere(bad)[0])
@@ -206,18 +201,6 @@ def _call(mha, args):
     return got, tol
 
 
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _nums(expected, got):
-    """Both numbers with 6 significant digits, or with 12 when 6 do not tell them apart."""
-    want, have = _num(expected), _num(got)
-    if want == have:
-        want, have = f"{float(expected):.12g}", f"{float(got):.12g}"
-    return want, have
-
-
 def _compare(got, expected, tol, args, *, note=""):
     """Fail at the worst entry where `got` differs from `expected`."""
     error = np.abs(got - expected) - (tol + 1e-7 * np.abs(expected))
@@ -225,9 +208,9 @@ def _compare(got, expected, tol, args, *, note=""):
     if error.max() > 0:
         t, c = (int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > 0).sum())
-        want, have = _nums(expected[t, c], got[t, c])
+        want, have = num_pair(expected[t, c], got[t, c])
         fail(f"{_describe(args)}{note}: out[{t}, {c}] expected {want}, got {have} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, args)}", got=got, expected=expected)
+             f"({wrong} of {error.size} entries differ){_diagnosis(got, args)}", got=got, expected=expected)
 
 
 def _case(rng, T, C, H, *, dtype=np.float64):
@@ -243,7 +226,7 @@ def test_shape(multi_head_attention):
     """Output shape is (T, C)"""
     rng = np.random.default_rng(1)
     for T, C, H in [(3, 4, 2), (5, 6, 3), (1, 4, 4), (4, 8, 1)]:
-        _call(multi_head_attention, _case(rng, T, C, H))
+        _output(multi_head_attention, _case(rng, T, C, H))
 
 
 def test_hand_checked(multi_head_attention):
@@ -264,13 +247,13 @@ def test_hand_checked(multi_head_attention):
     ]
     for H, want, formulas in cases:
         args = (x, I, I, I, I, H)
-        got, tol = _call(multi_head_attention, args)
+        got, tol = _output(multi_head_attention, args)
         for n, (t, c) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):
             if not abs(got[t, c] - want[t][c]) <= tol:
-                shown_want, shown_got = _nums(want[t][c], got[t, c])
+                shown_want, shown_got = num_pair(want[t][c], got[t, c])
                 fail(f"multi_head_attention(x, I, I, I, I, n_heads={H}) for x = {x.tolist()} and every W the 2x2 "
                      f"identity: out[{t}, {c}] expected {formulas[n]} = {shown_want}, got {shown_got}"
-                     f"{_diagnose(got, args)}")
+                     f"{_diagnosis(got, args)}")
 
 
 def test_matches_formula(multi_head_attention):
@@ -278,7 +261,7 @@ def test_matches_formula(multi_head_attention):
     rng = np.random.default_rng(7)
     for T, C, H in [(5, 8, 2), (4, 8, 4), (3, 6, 1), (6, 6, 3)]:
         args = _case(rng, T, C, H)
-        got, tol = _call(multi_head_attention, args)
+        got, tol = _output(multi_head_attention, args)
         _compare(got, _expected(args), tol, args)
 
 
@@ -290,22 +273,22 @@ def test_heads_own_their_columns(multi_head_attention):
     x, W_q, W_k, W_v, _, _ = _case(rng, T, C, H)
     W_o = np.eye(C)
     args = (x, W_q, W_k, W_v, W_o, H)
-    before, tol = _call(multi_head_attention, args)
+    before, tol = _output(multi_head_attention, args)
     # New q, k and v columns for head 1 only (columns D..2D-1 of W_q, W_k, W_v).
     changed = [W.copy() for W in (W_q, W_k, W_v)]
     for W in changed:
         W[:, D:2 * D] = np.round(rng.normal(size=(C, D)), 3)
     args2 = (x, *changed, W_o, H)
-    after, tol2 = _call(multi_head_attention, args2)
+    after, tol2 = _output(multi_head_attention, args2)
     change = np.abs(after - before)
     change[:, D:2 * D] = 0.0
     if change.max() > max(tol, tol2):
         t, c = (int(i) for i in np.unravel_index(int(np.argmax(change)), change.shape))
-        was, now = _nums(before[t, c], after[t, c])
+        was, now = num_pair(before[t, c], after[t, c])
         fail(f"{_describe(args)} with W_o = identity: changing only the columns {D}..{2 * D - 1} of W_q, W_k and "
              f"W_v (head 1's) changed out[{t}, {c}], which belongs to head {c // D}, from {was} to {now}; head h "
              f"uses only the columns h*D:(h+1)*D of q, k and v and fills only those columns of the output"
-             f"{_diagnose(before, args)}")
+             f"{_diagnosis(before, args)}")
     _compare(before, _expected(args), tol, args, note=" with W_o = identity")
 
 
@@ -314,26 +297,26 @@ def test_causality(multi_head_attention):
     rng = np.random.default_rng(4)
     T, C, H = 6, 8, 2
     args = _case(rng, T, C, H)
-    before, tol = _call(multi_head_attention, args)
+    before, tol = _output(multi_head_attention, args)
     for t in (4, 1):
         x2 = args[0].copy()
         x2[t:] = np.round(rng.normal(size=(T - t, C)) * 2, 3)
-        after, tol2 = _call(multi_head_attention, (x2,) + args[1:])
+        after, tol2 = _output(multi_head_attention, (x2,) + args[1:])
         change = np.abs(after[:t] - before[:t])
         if change.max() > max(tol, tol2):
             i, c = (int(n) for n in np.unravel_index(int(np.argmax(change)), change.shape))
-            was, now = _nums(before[i, c], after[i, c])
+            was, now = num_pair(before[i, c], after[i, c])
             fail(f"{_describe(args)}: changing the tokens x[{t}..{T - 1}] changed out[{i}, {c}] from {was} to "
-                 f"{now}; output row {i} may only depend on x[0..{i}] (every head is causal){_diagnose(before, args)}")
+                 f"{now}; output row {i} may only depend on x[0..{i}] (every head is causal){_diagnosis(before, args)}")
 
 
 def test_larger(multi_head_attention):
     """Larger case: T = 12, C = 32, 4 heads, in float64 and float32"""
     rng = np.random.default_rng(5)
     args = _case(rng, 12, 32, 4)
-    got, tol = _call(multi_head_attention, args)
+    got, tol = _output(multi_head_attention, args)
     _compare(got, _expected(args), tol, args)
     # The same kind of input in float32, as in a real model: the tolerance follows the inputs' precision.
     args = _case(rng, 10, 16, 4, dtype=np.float32)
-    got, tol = _call(multi_head_attention, args)
+    got, tol = _output(multi_head_attention, args)
     _compare(got, _expected(args), tol, args)

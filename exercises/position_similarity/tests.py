@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, fail, precision_of
+from grader.core.checks import expect_finite, fail
+from grader.core.testkit import Diagnosis, call, expected_got, num
 
 
 def _frequency(i, C):
@@ -45,105 +46,96 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(S, T, C):
-    reference = _similarity(T, C)
-    for build, hint in _MISTAKES:
-        if np.allclose(S, build(reference, T, C), rtol=0.0, atol=1e-4):
-            return f" ({hint})"
-    return ""
+def _mistakes(T, C):
+    """(matrix, hint) for each classic mistake, each matrix computed only when a diagnosis reaches it."""
+    return [(lambda build=build: build(_similarity(T, C), T, C), hint) for build, hint in _MISTAKES]
 
 
-def _num(x):
-    return f"{float(x):.6g}"
+_diagnosis = Diagnosis(_mistakes, atol=1e-4)
 
 
-def _call(position_similarity, T, C):
+def _similarities(position_similarity, T, C):
     """Call the learner's function; return (float64 copy, tolerance) after checking shape and finiteness."""
-    precision = precision_of(T, C)
-    result = position_similarity(T, C)
-    # Entries are sums of C/2 terms, so rounding errors grow with C.
-    tol = precision.tolerance() * max(1.0, C / 2)
-    S = as_array(result, precision, what=f"position_similarity({T}, {C})")
-    shape = tuple(S.shape)
-    if shape != (T, T):
-        hint = ""
+    def shape_hint(shape):
         if shape == (C, C):
-            hint = (" (looks like PE.T @ PE, which compares dimensions; "
-                    "PE @ PE.T compares positions)")
-        elif shape == (T, C):
-            hint = " (looks like the encoding table itself was returned, not the dot products of its rows)"
-        fail(f"position_similarity({T}, {C}): expected shape ({T}, {T}), got {shape}{hint}")
-    expect_finite(S, what=f"position_similarity({T}, {C})")
-    return S, tol
+            return "looks like PE.T @ PE, which compares dimensions; PE @ PE.T compares positions"
+        if shape == (T, C):
+            return "looks like the encoding table itself was returned, not the dot products of its rows"
+        return ""
+    S, precision, what = call(position_similarity, T, C, what=f"position_similarity({T}, {C})", shape=(T, T),
+                              shape_hint=shape_hint)
+    expect_finite(S, what=what)
+    # Entries are sums of C/2 terms, so rounding errors grow with C.
+    return S, precision.tolerance() * max(1.0, C / 2)
 
 
 def test_shape(position_similarity):
     """Output shape is (T, T)"""
     for T, C in [(6, 8), (10, 4), (1, 2), (3, 16)]:
-        _call(position_similarity, T, C)
+        _similarities(position_similarity, T, C)
 
 
 def test_diagonal(position_similarity):
     """Diagonal entries equal C/2"""
     for T, C in [(12, 8), (5, 6)]:
-        S, tol = _call(position_similarity, T, C)
+        S, tol = _similarities(position_similarity, T, C)
         for p in range(T):
             if not abs(S[p, p] - C / 2) <= tol:
                 fail(f"S[{p}, {p}] for T={T}, C={C}: expected C/2 = {C // 2} (each pair adds "
-                     f"sin^2 + cos^2 = 1), got {_num(S[p, p])}{_diagnose(S, T, C)}")
+                     f"sin^2 + cos^2 = 1), got {num(S[p, p])}{_diagnosis(S, T, C)}")
 
 
 def test_symmetric(position_similarity):
     """Matrix is symmetric"""
     T, C = 16, 8
-    S, tol = _call(position_similarity, T, C)
+    S, tol = _similarities(position_similarity, T, C)
     error = np.abs(S - S.T)
     if error.max() > tol:
         p1, p2 = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
         p1, p2 = min(p1, p2), max(p1, p2)
-        fail(f"S[{p2}, {p1}] for T={T}, C={C}: expected S[{p1}, {p2}] = {_num(S[p1, p2])} "
-             f"(a dot product does not depend on the order), got {_num(S[p2, p1])}{_diagnose(S, T, C)}")
+        fail(f"S[{p2}, {p1}] for T={T}, C={C}: expected S[{p1}, {p2}] = {num(S[p1, p2])} "
+             f"(a dot product does not depend on the order), got {num(S[p2, p1])}{_diagnosis(S, T, C)}")
 
 
 def test_depends_only_on_offset(position_similarity):
     """Depends only on the offset p1 - p2 (Toeplitz)"""
     T, C = 20, 8
-    S, tol = _call(position_similarity, T, C)
+    S, tol = _similarities(position_similarity, T, C)
     error = np.abs(S[1:, 1:] - S[:-1, :-1])
     if error.max() > tol:
         p1, p2 = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
         fail(f"S[{p1 + 1}, {p2 + 1}] for T={T}, C={C}: expected the same value as S[{p1}, {p2}] = "
-             f"{_num(S[p1, p2])} (both pairs have offset {p1 - p2}), got {_num(S[p1 + 1, p2 + 1])}"
-             f"{_diagnose(S, T, C)}")
+             f"{num(S[p1, p2])} (both pairs have offset {p1 - p2}), got {num(S[p1 + 1, p2 + 1])}"
+             f"{_diagnosis(S, T, C)}")
 
 
 def test_hand_checked_entries(position_similarity):
     """Matches the cosine sum at hand-checked entries"""
     # C = 8 has the frequencies 1, 0.1, 0.01 and 0.001.
     T, C = 10, 8
-    S, tol = _call(position_similarity, T, C)
+    S, tol = _similarities(position_similarity, T, C)
     for p1, p2 in [(2, 7), (0, 3), (9, 1)]:
         d = p1 - p2
         want = sum(math.cos(d * _frequency(i, C)) for i in range(C // 2))
         formula = f"cos({d}) + cos({d * 0.1:g}) + cos({d * 0.01:g}) + cos({d * 0.001:g})"
         if not abs(S[p1, p2] - want) <= tol:
-            fail(f"S[{p1}, {p2}] for T={T}, C={C}: expected {formula} = {_num(want)}, "
-                 f"got {_num(S[p1, p2])}{_diagnose(S, T, C)}")
+            fail(f"S[{p1}, {p2}] for T={T}, C={C}: expected {formula} = {num(want)}, "
+                 f"got {num(S[p1, p2])}{_diagnosis(S, T, C)}")
     expected = _similarity(T, C)
     error = np.abs(S - expected)
     if error.max() > tol:
         p1, p2 = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
-        fail(f"S[{p1}, {p2}] for T={T}, C={C}: expected {_num(expected[p1, p2])}, got {_num(S[p1, p2])}"
-             f"{_diagnose(S, T, C)}")
+        fail(f"S[{p1}, {p2}] for T={T}, C={C}: {expected_got(expected[p1, p2], S[p1, p2])}"
+             f"{_diagnosis(S, T, C)}")
 
 
 def test_bounded(position_similarity):
     """All values lie in [-C/2, C/2]"""
     T, C = 50, 6
-    S, tol = _call(position_similarity, T, C)
+    S, tol = _similarities(position_similarity, T, C)
     outside = np.abs(S) > C / 2 + tol
     if outside.any():
         p1, p2 = (int(v) for v in np.argwhere(outside)[0])
         fail(f"S[{p1}, {p2}] for T={T}, C={C}: expected a value in [-{C // 2}, {C // 2}] "
-             f"(a sum of {C // 2} cosines), got {_num(S[p1, p2])} "
-             f"({int(outside.sum())} values outside){_diagnose(S, T, C)}")
+             f"(a sum of {C // 2} cosines), got {num(S[p1, p2])} "
+             f"({int(outside.sum())} values outside){_diagnosis(S, T, C)}")

@@ -9,7 +9,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, fail, precision_of
+from grader.core.checks import expect_finite, fail
+from grader.core.testkit import Diagnosis, call, expected_got, num
 
 
 def _frequency(i, C):
@@ -62,68 +63,61 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(M, delta, C):
-    for options, hint in _MISTAKES:
-        if np.allclose(M, _matrix(delta, C, **options), rtol=0.0, atol=1e-4):
-            return f" ({hint})"
-    return ""
+def _mistakes(delta, C):
+    """(matrix, hint) for each classic mistake, each matrix computed only when a diagnosis reaches it."""
+    return [(lambda options=options: _matrix(delta, C, **options), hint) for options, hint in _MISTAKES]
 
 
-def _num(x):
-    return f"{float(x):.6g}"
+_diagnosis = Diagnosis(_mistakes, atol=1e-4)
 
 
-def _call(relative_shift, delta, C):
+def _shift(relative_shift, delta, C):
     """Call the learner's function; return (float64 copy, tolerance) after checking the shape."""
-    precision = precision_of(delta, C)
-    result = relative_shift(delta, C)
-    tol = precision.tolerance()
-    M = as_array(result, precision, what=f"relative_shift({delta}, {C})")
-    shape = tuple(M.shape)
-    if shape != (C, C):
-        hint = ""
+    def shape_hint(shape):
         if shape == (C // 2, 2, 2):
-            hint = " (looks like a stack of the C/2 blocks; place them on the diagonal of a (C, C) matrix)"
-        fail(f"relative_shift({delta}, {C}): expected shape ({C}, {C}), got {shape}{hint}")
-    expect_finite(M, what=f"relative_shift({delta}, {C})")
-    return M, tol
+            return "looks like a stack of the C/2 blocks; place them on the diagonal of a (C, C) matrix"
+        return ""
+    M, precision, what = call(relative_shift, delta, C, what=f"relative_shift({delta}, {C})", shape=(C, C),
+                              shape_hint=shape_hint)
+    expect_finite(M, what=what)
+    return M, precision.tolerance()
 
 
 def test_shape(relative_shift):
     """Output shape is (C, C)"""
     for delta, C in [(3, 8), (1, 2), (-5, 6), (0, 16)]:
-        _call(relative_shift, delta, C)
+        _shift(relative_shift, delta, C)
 
 
 def test_block_diagonal(relative_shift):
     """Zero outside the 2x2 diagonal blocks"""
     for delta, C in [(3, 8), (-7, 12)]:
-        M, tol = _call(relative_shift, delta, C)
+        M, tol = _shift(relative_shift, delta, C)
         rows, cols = np.indices((C, C))
         outside = (rows // 2 != cols // 2) & (np.abs(M) > tol)
         if outside.any():
             r, c = (int(v) for v in np.argwhere(outside)[0])
             fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected 0 (outside the 2x2 diagonal blocks), "
-                 f"got {_num(M[r, c])} ({int(outside.sum())} such entries are non-zero){_diagnose(M, delta, C)}",
+                 f"got {num(M[r, c])} ({int(outside.sum())} such entries are non-zero){_diagnosis(M, delta, C)}",
                  got=M, expected=_matrix(delta, C))
 
 
 def test_identity_at_zero(relative_shift):
     """delta = 0 gives the identity matrix"""
     for C in (8, 6):
-        M, tol = _call(relative_shift, 0, C)
+        M, tol = _shift(relative_shift, 0, C)
         error = np.abs(M - np.eye(C))
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"M[{r}, {c}] for delta=0, C={C}: expected {1 if r == c else 0} (shifting by 0 changes nothing), "
-                 f"got {_num(M[r, c])}{_diagnose(M, 0, C)}", got=M, expected=np.eye(C))
+                 f"got {num(M[r, c])}{_diagnosis(M, 0, C)}", got=M, expected=np.eye(C))
 
 
 def test_hand_checked_entries(relative_shift):
     """Matches the rotation blocks at hand-checked entries"""
     # C = 4 has the frequencies omega_0 = 1 and omega_1 = 1/10000^(2/4) = 0.01; delta = 2.
     delta, C = 2, 4
-    M, tol = _call(relative_shift, delta, C)
+    M, tol = _shift(relative_shift, delta, C)
     entries = [
         (0, 0, "cos(2 * 1)", math.cos(2.0)),
         (0, 1, "sin(2 * 1)", math.sin(2.0)),
@@ -134,16 +128,16 @@ def test_hand_checked_entries(relative_shift):
     ]
     for r, c, formula, want in entries:
         if not abs(M[r, c] - want) <= tol:
-            fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected {formula} = {_num(want)}, got {_num(M[r, c])}"
-                 f"{_diagnose(M, delta, C)}")
+            fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected {formula} = {num(want)}, got {num(M[r, c])}"
+                 f"{_diagnosis(M, delta, C)}")
     for delta, C in [(2, 4), (-3, 8)]:
-        M, tol = _call(relative_shift, delta, C)
+        M, tol = _shift(relative_shift, delta, C)
         expected = _matrix(delta, C)
         error = np.abs(M - expected)
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
-            fail(f"M[{r}, {c}] for delta={delta}, C={C}: expected {_num(expected[r, c])}, got {_num(M[r, c])}"
-                 f"{_diagnose(M, delta, C)}", got=M, expected=expected)
+            fail(f"M[{r}, {c}] for delta={delta}, C={C}: {expected_got(expected[r, c], M[r, c])}"
+                 f"{_diagnosis(M, delta, C)}", got=M, expected=expected)
 
 
 def test_shifts_encodings(relative_shift):
@@ -152,7 +146,7 @@ def test_shifts_encodings(relative_shift):
     matrices = {}
     for C, delta, t in cases:
         if (delta, C) not in matrices:
-            matrices[(delta, C)] = _call(relative_shift, delta, C)
+            matrices[(delta, C)] = _shift(relative_shift, delta, C)
         M, tol = matrices[(delta, C)]
         got = M @ _pe_row(t, C)
         want = _pe_row(t + delta, C)
@@ -161,33 +155,33 @@ def test_shifts_encodings(relative_shift):
             j = int(np.argmax(error))
             fn = "sin" if j % 2 == 0 else "cos"
             fail(f"(M_delta @ PE[t])[{j}] for delta={delta}, t={t}, C={C}: expected PE[{t + delta}, {j}] = "
-                 f"{fn}({t + delta} * omega_{j // 2}) = {_num(want[j])}, got {_num(got[j])}{_diagnose(M, delta, C)}")
+                 f"{fn}({t + delta} * omega_{j // 2}) = {num(want[j])}, got {num(got[j])}{_diagnosis(M, delta, C)}")
 
 
 def test_composition(relative_shift):
     """Shifting by a then by b equals shifting by a+b"""
     for a, b, C in [(3, 4, 8), (-2, 7, 6), (10, -10, 8)]:
-        A, tol_a = _call(relative_shift, a, C)
-        B, tol_b = _call(relative_shift, b, C)
-        S, tol_s = _call(relative_shift, a + b, C)
+        A, tol_a = _shift(relative_shift, a, C)
+        B, tol_b = _shift(relative_shift, b, C)
+        S, tol_s = _shift(relative_shift, a + b, C)
         product = B @ A
         error = np.abs(product - S)
         tol = 2 * max(tol_a, tol_b, tol_s)
         if error.max() > tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"(M_b @ M_a)[{r}, {c}] for a={a}, b={b}, C={C}: expected M_{a + b}[{r}, {c}] = "
-                 f"{_num(S[r, c])} (your relative_shift({a + b}, {C})), got {_num(product[r, c])}"
-                 f"{_diagnose(A, a, C)}")
+                 f"{num(S[r, c])} (your relative_shift({a + b}, {C})), got {num(product[r, c])}"
+                 f"{_diagnosis(A, a, C)}")
 
 
 def test_orthogonal(relative_shift):
     """M_delta is orthogonal (a pure rotation)"""
     for delta, C in [(7, 8), (-13, 10)]:
-        M, tol = _call(relative_shift, delta, C)
+        M, tol = _shift(relative_shift, delta, C)
         gram = M.T @ M
         error = np.abs(gram - np.eye(C))
         if error.max() > 2 * tol:
             r, c = (int(v) for v in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"(M_delta^T M_delta)[{r}, {c}] for delta={delta}, C={C}: expected {1 if r == c else 0}, "
-                 f"got {_num(gram[r, c])}; a rotation keeps lengths, so M_delta^T M_delta must be the identity"
-                 f"{_diagnose(M, delta, C)}")
+                 f"got {num(gram[r, c])}; a rotation keeps lengths, so M_delta^T M_delta must be the identity"
+                 f"{_diagnosis(M, delta, C)}")

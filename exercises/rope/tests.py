@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, fail, precision_of
+from grader.core.checks import expect_finite, fail, precision_of
+from grader.core.testkit import Diagnosis, checked_array, expected_got, num
 
 
 def _rotated(rows, base=10000.0, *, half=False, block=None, exponent=None, start=0,
@@ -83,30 +84,20 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got, rows, base):
-    """' (hint)' naming the classic mistake that reproduces `got`, or ''."""
+def _mistakes(rows, base):
+    """(result, hint) for each classic mistake (none on large inputs), each computed only when reached."""
     T, d = rows.shape
     if T * d > 4096:
-        return ""
-    try:
-        candidates = list(_MISTAKES)
-        if base != 10000.0:
-            candidates.insert(0, (dict(base=10000.0), f"looks like the base argument ({base:g}) was ignored "
-                                                       "and 10000 was used"))
-        for options, hint in candidates:
-            options = dict(options)
-            options.setdefault("base", base)
-            if np.allclose(got, _rotated(rows, **options), rtol=0.0, atol=1e-4):
-                return f" ({hint})"
-        if np.allclose(got, rows, rtol=0.0, atol=1e-4):
-            return " (x came back unchanged: every row t > 0 must be rotated)"
-    except Exception:  # a diagnosis must never hide the real failure
-        return ""
-    return ""
+        return []
+    candidates = list(_MISTAKES)
+    if base != 10000.0:
+        candidates.insert(0, (dict(base=10000.0), f"looks like the base argument ({base:g}) was ignored "
+                                                   "and 10000 was used"))
+    return [(lambda options=options: _rotated(rows, **{"base": base, **options}), hint)
+            for options, hint in candidates] + [(rows, "x came back unchanged: every row t > 0 must be rotated")]
 
 
-def _num(x):
-    return f"{float(x):.6g}"
+_diagnosis = Diagnosis(_mistakes, atol=1e-4)
 
 
 def _describe(rows, base, index=""):
@@ -116,25 +107,25 @@ def _describe(rows, base, index=""):
     return f"{call}{index} for {kind} of shape {tuple(rows.shape)}"
 
 
-def _call(rope, rows, base=10000.0):
+def _rotated_rows(rope, rows, base=10000.0):
     """Call the learner's function; return (float64 copy, absolute tolerance) after checking the shape."""
     T, d = rows.shape
     what = _describe(rows, base)
-    precision = precision_of(rows)
-    result = rope(rows.copy()) if base == 10000.0 else rope(rows.copy(), base=base)
+
+    def shape_hint(shape):
+        if shape == (d, T):
+            return "looks like rows and columns are swapped: one row per position t"
+        if shape == (T, d // 2) or shape == (T, d // 2, 2):
+            return "every pair gives two output columns: out[t, 2i] and out[t, 2i+1]"
+        return ""
+    kwargs = {} if base == 10000.0 else {"base": base}
+    result = rope(rows.copy(), **kwargs)
     if issubclass(type(result), np.ndarray) and np.issubdtype(np.asarray(result).dtype, np.complexfloating):
         fail(f"{what} should hold real floating-point numbers, got dtype {np.asarray(result).dtype}; "
              f"if you rotated complex numbers, turn them back into (x[2i], x[2i+1]) columns, e.g. "
              f"np.stack([z.real, z.imag], axis=-1).reshape({T}, {d})")
-    got = as_array(result, precision, what=what)
-    shape = tuple(got.shape)
-    if shape != (T, d):
-        hint = ""
-        if shape == (d, T):
-            hint = " (looks like rows and columns are swapped: one row per position t)"
-        elif shape == (T, d // 2) or shape == (T, d // 2, 2):
-            hint = " (every pair gives two output columns: out[t, 2i] and out[t, 2i+1])"
-        fail(f"{what}: expected shape ({T}, {d}), the shape of x, got {shape}{hint}")
+    precision = precision_of(rows)
+    got = checked_array(result, precision, what=what, shape=(T, d), shape_hint=shape_hint)
     expect_finite(got, what=what)
     # Fair to float32 and to float32 angles (even in a float64 result): an angle t * omega_i
     # in float32 is good to about t * 1e-7 radians, and an output entry is off by that times |x|.
@@ -149,8 +140,8 @@ def _compare(got, rows, base, atol):
     if error.max() > atol:
         t, j = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
-        fail(f"{_describe(rows, base, f'[{t}, {j}]')}: expected {_num(expected[t, j])}, got {_num(got[t, j])} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, rows.astype(np.float64), base)}",
+        fail(f"{_describe(rows, base, f'[{t}, {j}]')}: {expected_got(expected[t, j], got[t, j])} "
+             f"({wrong} of {error.size} entries differ){_diagnosis(got, rows.astype(np.float64), base)}",
              got=got, expected=expected)
 
 
@@ -161,27 +152,27 @@ def _random(shape, seed):
 def test_shape(rope):
     """Output shape is (T, d), the shape of x"""
     for T, d in [(5, 8), (1, 2), (3, 6), (7, 4)]:
-        _call(rope, _random((T, d), T * 10 + d))
+        _rotated_rows(rope, _random((T, d), T * 10 + d))
 
 
 def test_position_zero_unchanged(rope):
     """Row t = 0 comes back unchanged (rotation by angle 0)"""
     for T, d in [(4, 8), (1, 2), (3, 6)]:
         rows = _random((T, d), 100 + T)
-        got, atol = _call(rope, rows)
+        got, atol = _rotated_rows(rope, rows)
         error = np.abs(got[0] - rows[0])
         if error.max() > atol:
             j = int(np.argmax(error))
-            fail(f"{_describe(rows, 10000.0, f'[0, {j}]')}: expected x[0, {j}] = {_num(rows[0, j])} "
-                 f"(at t = 0 every angle is 0, so row 0 is not rotated), got {_num(got[0, j])}"
-                 f"{_diagnose(got, rows, 10000.0)}")
+            fail(f"{_describe(rows, 10000.0, f'[0, {j}]')}: expected x[0, {j}] = {num(rows[0, j])} "
+                 f"(at t = 0 every angle is 0, so row 0 is not rotated), got {num(got[0, j])}"
+                 f"{_diagnosis(got, rows, 10000.0)}")
 
 
 def test_hand_checked_entries(rope):
     """Matches the rotation formula at hand-checked entries"""
     # x = ones((3, 4)): omega_0 = 1 and omega_1 = 1/10000**(2/4) = 0.01.
     rows = np.ones((3, 4))
-    got, atol = _call(rope, rows)
+    got, atol = _rotated_rows(rope, rows)
     entries = [
         (1, 0, "cos(1) - sin(1)", math.cos(1.0) - math.sin(1.0)),
         (1, 1, "sin(1) + cos(1)", math.sin(1.0) + math.cos(1.0)),
@@ -192,14 +183,14 @@ def test_hand_checked_entries(rope):
     ]
     for t, j, formula, want in entries:
         if not abs(got[t, j] - want) <= atol:
-            fail(f"rope(np.ones((3, 4)))[{t}, {j}]: expected {formula} = {_num(want)}, got {_num(got[t, j])}"
-                 f"{_diagnose(got, rows, 10000.0)}")
+            fail(f"rope(np.ones((3, 4)))[{t}, {j}]: expected {formula} = {num(want)}, got {num(got[t, j])}"
+                 f"{_diagnosis(got, rows, 10000.0)}")
     # A single pair (d = 2) traces the unit circle: row t is (cos t, sin t).
     rows = np.array([[1.0, 0.0]] * 5)
-    got, atol = _call(rope, rows)
+    got, atol = _rotated_rows(rope, rows)
     _compare(got, rows, 10000.0, atol)
     rows = np.array([[0.5, -1.0, 2.0, 0.25, -0.75, 1.5]] * 4)
-    got, atol = _call(rope, rows)
+    got, atol = _rotated_rows(rope, rows)
     _compare(got, rows, 10000.0, atol)
 
 
@@ -207,15 +198,15 @@ def test_preserves_pair_lengths(rope):
     """Each pair (x[t, 2i], x[t, 2i+1]) keeps its length: a rotation"""
     for T, d in [(6, 8), (5, 10)]:
         rows = _random((T, d), 200 + d)
-        got, atol = _call(rope, rows)
+        got, atol = _rotated_rows(rope, rows)
         before = np.hypot(rows[:, 0::2], rows[:, 1::2])
         after = np.hypot(got[:, 0::2], got[:, 1::2])
         error = np.abs(after - before)
         if error.max() > atol:
             t, i = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
             fail(f"{_describe(rows, 10000.0)}: the length of pair {i} (columns {2 * i}, {2 * i + 1}) in row {t} "
-                 f"should stay {_num(before[t, i])}, got {_num(after[t, i])}; a rotation keeps lengths"
-                 f"{_diagnose(got, rows, 10000.0)}")
+                 f"should stay {num(before[t, i])}, got {num(after[t, i])}; a rotation keeps lengths"
+                 f"{_diagnosis(got, rows, 10000.0)}")
 
 
 def test_relative_positions(rope):
@@ -224,8 +215,8 @@ def test_relative_positions(rope):
     q = _random((d,), 301)
     k = _random((d,), 302)
     Q, K = np.tile(q, (T, 1)), np.tile(k, (T, 1))
-    got_q, atol_q = _call(rope, Q)
-    got_k, atol_k = _call(rope, K)
+    got_q, atol_q = _rotated_rows(rope, Q)
+    got_k, atol_k = _rotated_rows(rope, K)
     scores = got_q @ got_k.T
     atol = 4 * d * max(atol_q, atol_k)
     worst, where = 0.0, None
@@ -237,10 +228,10 @@ def test_relative_positions(rope):
                 worst, where = error, (t, s, t - m, s - m)
     if worst > atol:
         t, s, t0, s0 = where
-        hint = _diagnose(got_q, Q, 10000.0) or _diagnose(got_k, K, 10000.0)
+        hint = _diagnosis(got_q, Q, 10000.0) or _diagnosis(got_k, K, 10000.0)
         fail(f"with the same q in every row of Q and the same k in every row of K (d={d}), "
-             f"rope(Q)[{t}] . rope(K)[{s}] should equal rope(Q)[{t0}] . rope(K)[{s0}] = {_num(scores[t0, s0])} "
-             f"(same offset t - s = {t - s}), got {_num(scores[t, s])}; rotating both by their own positions "
+             f"rope(Q)[{t}] . rope(K)[{s}] should equal rope(Q)[{t0}] . rope(K)[{s0}] = {num(scores[t0, s0])} "
+             f"(same offset t - s = {t - s}), got {num(scores[t, s])}; rotating both by their own positions "
              f"leaves only the relative angle{hint}")
 
 
@@ -248,15 +239,15 @@ def test_base_argument(rope):
     """The base argument sets the frequencies: omega_i = base ** (-2i/d)"""
     for T, d, base in [(5, 4, 100.0), (6, 8, 10.0), (4, 6, 500000.0)]:
         rows = _random((T, d), 400 + d)
-        got, atol = _call(rope, rows, base)
+        got, atol = _rotated_rows(rope, rows, base)
         _compare(got, rows, base, atol)
 
 
 def test_larger_input(rope):
     """Larger random inputs match the formula, in float64 and in float32"""
     rows = _random((16, 32), 500)
-    got, atol = _call(rope, rows)
+    got, atol = _rotated_rows(rope, rows)
     _compare(got, rows, 10000.0, atol)
     rows = _random((12, 16), 501).astype(np.float32)
-    got, atol = _call(rope, rows)
+    got, atol = _rotated_rows(rope, rows)
     _compare(got, rows, 10000.0, atol)

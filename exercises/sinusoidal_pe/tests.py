@@ -9,7 +9,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, expect_finite, expect_in_range, fail, precision_of
+from grader.core.checks import expect_finite, expect_in_range, fail
+from grader.core.testkit import Diagnosis, call, compare, num, num_pair
 
 
 def _table(T, C, *, start=0, exponent=None, swap=False, stacked=False, degrees=False):
@@ -59,78 +60,64 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(table, T, C):
-    """' (hint)' naming the classic mistake that reproduces `table`, or ''."""
-    if T == C and np.allclose(table.T, _table(T, C), rtol=0.0, atol=1e-4):
-        return " (looks like rows and columns are swapped: row t should be the encoding of position t)"
-    for options, hint in _MISTAKES:
-        candidate = _table(T, C, **options)
-        if np.allclose(table, candidate, rtol=0.0, atol=1e-4):
-            return f" ({hint})"
+def _mistakes(T, C):
+    """(table, hint) for each classic mistake, each table computed only when a diagnosis reaches it."""
+    return [(lambda: _table(T, C).T,
+             "looks like rows and columns are swapped: row t should be the encoding of position t")] + [
+        (lambda options=options: _table(T, C, **options), hint) for options, hint in _MISTAKES]
+
+
+_diagnosis = Diagnosis(_mistakes, atol=1e-4)
+
+
+def _shape_hint(shape, T, C):
+    if shape == (C, T):
+        return "looks like rows and columns are swapped: one row per position, one column per dimension"
+    if shape == (T * C,):
+        return "looks like the table was flattened; keep it 2-D"
+    if shape == (T, C // 2):
+        return "only C/2 columns: each frequency needs both a sin column and a cos column"
+    if len(shape) == 2 and shape[1] == C and shape[0] < T:
+        return f"looks like the table stops at {shape[0]} positions; compute it for whatever T is asked"
     return ""
 
 
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _call(sinusoidal_pe, T, C):
-    """Call the learner's function; return (float64 copy, tolerance) after checking the shape."""
-    precision = precision_of(T, C)
-    result = sinusoidal_pe(T, C)
-    tol = precision.tolerance()
-    table = as_array(result, precision, what=f"sinusoidal_pe({T}, {C})")
-    shape = tuple(table.shape)
-    if shape != (T, C):
-        hint = ""
-        if shape == (C, T):
-            hint = " (looks like rows and columns are swapped: one row per position, one column per dimension)"
-        elif shape == (T * C,):
-            hint = " (looks like the table was flattened; keep it 2-D)"
-        elif shape == (T, C // 2):
-            hint = " (only C/2 columns: each frequency needs both a sin column and a cos column)"
-        elif len(shape) == 2 and shape[1] == C and shape[0] < T:
-            hint = (f" (looks like the table stops at {shape[0]} positions; "
-                    f"compute it for whatever T is asked)")
-        fail(f"sinusoidal_pe({T}, {C}): expected shape ({T}, {C}), got {shape}{hint}")
-    return table, tol
+def _pe_table(sinusoidal_pe, T, C):
+    """The learner's table (float64 copy) and the tolerance, after checking the shape."""
+    table, precision, _ = call(sinusoidal_pe, T, C, what=f"sinusoidal_pe({T}, {C})", shape=(T, C),
+                               shape_hint=lambda shape: _shape_hint(shape, T, C))
+    return table, precision.tolerance()
 
 
 def _compare(table, expected, atol, T, C):
     """Fail at the worst entry where `table` differs from `expected`."""
-    error = np.abs(table - expected)
-    error[np.isnan(error)] = np.inf
-    if error.max() > atol:
-        t, j = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
-        wrong = int((error > atol).sum())
-        fail(f"PE[{t}, {j}] for T={T}, C={C}: expected {_num(expected[t, j])}, got {_num(table[t, j])} "
-             f"({wrong} of {error.size} entries differ){_diagnose(table, T, C) if T * C <= 4096 else ''}",
-             got=table, expected=expected)
+    compare(table, expected, atol=atol, what=f"PE for T={T}, C={C}",
+            mistakes=_mistakes(T, C) if T * C <= 4096 else (), mistakes_atol=1e-4)
 
 
 def test_shape(sinusoidal_pe):
     """Output shape is (T, C)"""
     for T, C in [(16, 8), (5, 2), (1, 6), (7, 12)]:
-        _call(sinusoidal_pe, T, C)
+        _pe_table(sinusoidal_pe, T, C)
 
 
 def test_position_zero(sinusoidal_pe):
     """At position t=0, even dims are 0 (sin) and odd dims are 1 (cos)"""
     for T, C in [(4, 8), (1, 2), (3, 16)]:
-        table, tol = _call(sinusoidal_pe, T, C)
+        table, tol = _pe_table(sinusoidal_pe, T, C)
         for j in range(C):
             want, name = (0.0, "sin(0)") if j % 2 == 0 else (1.0, "cos(0)")
             got = table[0, j]
             if not abs(got - want) <= tol:
-                fail(f"PE[0, {j}] for T={T}, C={C}: expected {name} = {want:g}, got {_num(got)}"
-                     f"{_diagnose(table, T, C)}", got=table, expected=_table(T, C))
+                fail(f"PE[0, {j}] for T={T}, C={C}: expected {name} = {want:g}, got {num(got)}"
+                     f"{_diagnosis(table, T, C)}", got=table, expected=_table(T, C))
 
 
 def test_hand_checked_entries(sinusoidal_pe):
     """Matches the explicit formula at a hand-checked entry"""
     # With C = 8 the frequencies 1/10000**(2i/8) are exactly 1, 0.1, 0.01 and 0.001.
     T, C = 8, 8
-    table, tol = _call(sinusoidal_pe, T, C)
+    table, tol = _pe_table(sinusoidal_pe, T, C)
     entries = [
         (3, 1, "cos(3 * 1)"),
         (5, 2, "sin(5 * 0.1)"),
@@ -143,8 +130,9 @@ def test_hand_checked_entries(sinusoidal_pe):
         want = math.sin(angle) if j % 2 == 0 else math.cos(angle)
         got = table[t, j]
         if not abs(got - want) <= tol:
-            fail(f"PE[{t}, {j}] for T={T}, C={C}: expected {formula} = {_num(want)}, got {_num(got)}"
-                 f"{_diagnose(table, T, C)}", got=table, expected=_table(T, C))
+            want_text, got_text = num_pair(want, got)
+            fail(f"PE[{t}, {j}] for T={T}, C={C}: expected {formula} = {want_text}, got {got_text}"
+                 f"{_diagnosis(table, T, C)}", got=table, expected=_table(T, C))
     # The hand-checked entries agree; now every other entry of the same table.
     _compare(table, _table(T, C), tol, T, C)
 
@@ -152,7 +140,7 @@ def test_hand_checked_entries(sinusoidal_pe):
 def test_values_in_range(sinusoidal_pe):
     """All values lie in [-1, 1]"""
     T, C = 100, 20
-    table, tol = _call(sinusoidal_pe, T, C)
+    table, tol = _pe_table(sinusoidal_pe, T, C)
     expect_finite(table, what="PE")
     outside = (table < -1.0 - tol) | (table > 1.0 + tol)
     if outside.any():
@@ -161,14 +149,14 @@ def test_values_in_range(sinusoidal_pe):
         angles = np.array([[t_ / 10000.0 ** (2 * (j_ // 2) / C) for j_ in range(C)] for t_ in range(T)])
         if np.allclose(table[:, 0::2], angles[:, 0::2], atol=1e-4):
             hint = " (looks like the raw angles t*omega_i were stored without applying sin/cos)"
-        fail(f"PE[{t}, {j}] for T={T}, C={C}: expected a value in [-1, 1], got {_num(table[t, j])} "
+        fail(f"PE[{t}, {j}] for T={T}, C={C}: expected a value in [-1, 1], got {num(table[t, j])} "
              f"({int(outside.sum())} of {table.size} values outside){hint}", got=table, expected=_table(T, C))
 
 
 def test_no_collisions(sinusoidal_pe):
     """Different positions produce different encodings (no collisions)"""
     T, C = 64, 8
-    table, tol = _call(sinusoidal_pe, T, C)
+    table, tol = _pe_table(sinusoidal_pe, T, C)
     expect_finite(table, what="PE")
     distance = np.sqrt(((table[:, None, :] - table[None, :, :]) ** 2).sum(axis=2))
     distance[np.arange(T), np.arange(T)] = np.inf
@@ -180,14 +168,14 @@ def test_no_collisions(sinusoidal_pe):
         if np.ptp(table, axis=0).max() <= 1e-6:
             hint = " (every row is the same: the angle must grow with the position t)"
         fail(f"positions t={a} and t={b} (T={T}, C={C}) have almost the same encoding: "
-             f"expected rows at least 0.01 apart, got distance {_num(distance[a, b])}{hint}",
+             f"expected rows at least 0.01 apart, got distance {num(distance[a, b])}{hint}",
              got=table, expected=_table(T, C))
 
 
 def test_long_sequence(sinusoidal_pe):
     """Larger sequence length still produces a valid table (extrapolation)"""
     T, C = 2048, 32
-    table, tol = _call(sinusoidal_pe, T, C)
+    table, tol = _pe_table(sinusoidal_pe, T, C)
     expect_finite(table, what="PE")
     expect_in_range(table, -1.0, 1.0, tol=tol, what=f"PE for T={T}, C={C}")
     # Loose tolerance: in float32 an angle near 2047 is only good to about 1e-4.

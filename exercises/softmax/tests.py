@@ -11,11 +11,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
-
-
-def _num(x):
-    return f"{float(x):.6g}"
+from grader.core.checks import fail
+from grader.core.testkit import call, diagnose, num, num_pair
 
 
 def _expected(x, axis):
@@ -76,61 +73,49 @@ def _candidates(x, axis):
     return out
 
 
-def _diagnose(got, x, axis):
-    """' (hint)' naming the classic mistake that reproduces `got`, or ''."""
-    try:
-        for candidate, hint in _candidates(x, axis):
-            if candidate.shape == got.shape and np.allclose(got, candidate, rtol=1e-4, atol=1e-6, equal_nan=True):
-                return f" ({hint})"
-    except Exception:  # a guess must never break the test
-        pass
-    return ""
-
-
-def _call(softmax, x, axis=None):
+def _probabilities(softmax, x, axis=None):
     """Call softmax(x) or softmax(x, axis=axis); return (float64 copy, absolute tolerance, description)."""
     what = f"softmax(x{'' if axis is None else f', axis={axis}'}) for x of shape {x.shape} ({x.dtype})"
-    precision = precision_of(x)
-    result = softmax(x) if axis is None else softmax(x, axis=axis)
-    if result is None:
-        fail(f"{what}: expected an array of shape {x.shape}, got None (did you forget to return the result?)")
+    ax = (axis if axis is not None else -1) % x.ndim
+
+    def shape_hint(shape):
+        if shape == tuple(s for i, s in enumerate(x.shape) if i != ax):
+            return "one value per slice: that looks like the sums; divide the exponentials by them"
+        return "looks transposed" if x.ndim == 2 and shape == tuple(x.shape[::-1]) else ""
+    kwargs = {} if axis is None else {"axis": axis}
+    got, precision, _ = call(softmax, x, what=what, shape=x.shape, shape_hint=shape_hint, **kwargs)
     base = precision.tolerance()                    # float32 scores: float32 accuracy at best
     finite = np.abs(x[np.isfinite(x)])
     # Large scores lose absolute accuracy in low precision (x - max is rounded), so scale with them.
     tol = base * max(1.0, float(finite.max()) if finite.size else 1.0) if base > 1e-9 else 1e-9
-    got = as_array(result, precision, what=what)
-    if tuple(got.shape) != tuple(x.shape):
-        ax = (axis if axis is not None else -1) % x.ndim
-        hint = ""
-        if tuple(got.shape) == tuple(s for i, s in enumerate(x.shape) if i != ax):
-            hint = " (one value per slice: that looks like the sums; divide the exponentials by them)"
-        elif x.ndim == 2 and tuple(got.shape) == tuple(x.shape[::-1]):
-            hint = " (looks transposed)"
-        fail(f"{what}: expected the shape of x, {tuple(x.shape)}, got {tuple(got.shape)}{hint}")
     return got, tol, what
 
 
 def _check(softmax, x, axis=None):
     """Compare the learner's softmax(x, axis) with the plain-Python one; return the learner's array."""
-    got, tol, what = _call(softmax, x, axis)
+    got, tol, what = _probabilities(softmax, x, axis)
     ax = -1 if axis is None else axis
     expected = _expected(x, ax)
+
+    def mistake():
+        return diagnose(got, lambda: _candidates(x, ax), rtol=1e-4, atol=1e-6)
     bad = ~np.isfinite(got)
     if bad.any():
         index = tuple(int(k) for k in np.argwhere(bad)[0])
         fail(f"{what}: entry {list(index)} is {got[index]} ({int(bad.sum())} of {got.size} entries are NaN or "
-             f"inf), expected {_num(expected[index])}{_diagnose(got, x, ax)}", got=got, expected=expected)
+             f"inf), expected {num(expected[index])}{mistake()}", got=got, expected=expected)
     sums = got.sum(axis=ax)
     if np.abs(sums - 1.0).max() > tol * x.shape[ax] + 1e-9:
         index = tuple(int(k) for k in np.unravel_index(int(np.argmax(np.abs(sums - 1.0))), sums.shape))
         fail(f"{what}: every slice along axis {ax}{' (the last axis)' if axis is None else ''} should sum to 1, but slice {list(index)} sums to "
-             f"{_num(sums[index])}{_diagnose(got, x, ax)}", got=got, expected=expected)
+             f"{num(sums[index])}{mistake()}", got=got, expected=expected)
     error = np.abs(got - expected)
     if error.max() > tol:
         index = tuple(int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > tol).sum())
-        fail(f"{what}: entry {list(index)} expected {_num(expected[index])}, got {_num(got[index])} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, x, ax)}", got=got, expected=expected)
+        want, have = num_pair(expected[index], got[index])
+        fail(f"{what}: entry {list(index)} expected {want}, got {have} "
+             f"({wrong} of {error.size} entries differ){mistake()}", got=got, expected=expected)
     return got
 
 
@@ -138,8 +123,8 @@ def test_shape(softmax):
     """Output has the same shape as x"""
     rng = np.random.default_rng(0)
     for shape in [(5,), (3, 4), (2, 3, 4), (1, 1)]:
-        _call(softmax, rng.standard_normal(shape))
-    _call(softmax, rng.standard_normal((3, 4)), axis=0)
+        _probabilities(softmax, rng.standard_normal(shape))
+    _probabilities(softmax, rng.standard_normal((3, 4)), axis=0)
 
 
 def test_hand_checked(softmax):
@@ -149,15 +134,15 @@ def test_hand_checked(softmax):
     for (i, j), want, why in [((0, 0), 0.25, "1 / (1 + 3)"), ((0, 1), 0.75, "3 / (1 + 3)"),
                               ((1, 0), 0.2, "1 / (1 + 4)"), ((1, 1), 0.8, "4 / (1 + 4)")]:
         if not abs(got[i, j] - want) <= 1e-5:
-            fail(f"softmax([[0, ln 3], [0, ln 4]])[{i}, {j}]: expected {why} = {want}, got {_num(got[i, j])}")
+            fail(f"softmax([[0, ln 3], [0, ln 4]])[{i}, {j}]: expected {why} = {want}, got {num(got[i, j])}")
     x = np.array([0.0, math.log(2.0), math.log(5.0)])
     got = _check(softmax, x)
     for j, want in enumerate([0.125, 0.25, 0.625]):
         if not abs(got[j] - want) <= 1e-5:
-            fail(f"softmax([0, ln 2, ln 5])[{j}]: expected {want}, got {_num(got[j])}")
+            fail(f"softmax([0, ln 2, ln 5])[{j}]: expected {want}, got {num(got[j])}")
     got = _check(softmax, np.array([2.5, 2.5, 2.5, 2.5]))
     if not abs(got[0] - 0.25) <= 1e-5:
-        fail(f"softmax([2.5, 2.5, 2.5, 2.5])[0]: expected 0.25 (equal scores, equal shares), got {_num(got[0])}")
+        fail(f"softmax([2.5, 2.5, 2.5, 2.5])[0]: expected 0.25 (equal scores, equal shares), got {num(got[0])}")
 
 
 def test_slices_sum_to_one(softmax):
@@ -205,6 +190,6 @@ def test_masked_scores(softmax):
     got = _check(softmax, np.array([[0.0, -inf, math.log(3.0)], [-inf, -inf, 7.0], [2.0, 1.0, -inf]]))
     if not (abs(got[0, 1]) <= 1e-9 and abs(got[1, 2] - 1.0) <= 1e-6):
         fail(f"softmax with -inf scores: expected exactly 0 at the -inf positions and 1 for a row whose only "
-             f"finite score is 7, got {_num(got[0, 1])} and {_num(got[1, 2])}")
+             f"finite score is 7, got {num(got[0, 1])} and {num(got[1, 2])}")
     _check(softmax, np.array([[3.0], [-1000.0], [1000.0]]))
     _check(softmax, np.array([[3.0, -2.0, 0.5]]), axis=0)

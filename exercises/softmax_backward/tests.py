@@ -11,7 +11,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import Diagnosis, call
 
 
 # ---- the gradient, slice by slice ---------------------------------------------------------------
@@ -69,14 +70,6 @@ def _mistakes(y, dout, axis):
     return out
 
 
-def _diagnose(got, y, dout, axis, tol):
-    """' (hint)' naming the one classic mistake that reproduces `got`, or ''."""
-    correct = _expected(y, dout, axis)
-    matches = [hint for wrong, hint in _mistakes(y, dout, axis)
-               if not np.allclose(wrong, correct, rtol=0.0, atol=tol) and np.allclose(got, wrong, rtol=0.0, atol=tol)]
-    return f" ({matches[0]})" if len(matches) == 1 else ""
-
-
 # ---- inputs -------------------------------------------------------------------------------------
 
 def _softmax(x, axis):
@@ -93,25 +86,20 @@ def _random_case(seed, shape, axis, *, dtype=np.float64, spread=2.0):
     return y, dout
 
 
+_diagnosis = Diagnosis(_mistakes, correct=_expected, pick="unique")
+
+
 # ---- calling the learner's function -------------------------------------------------------------
 
-def _call(softmax_backward, y, dout, axis, *, dout_as_list=False, pass_axis=True):
+def _gradient(softmax_backward, y, dout, axis, *, dout_as_list=False, pass_axis=True):
     """Call the learner's function; return (float64 copy, precision, description) after the shape check."""
     kind = f" {y.dtype}" if y.dtype != np.float64 else ""
     shown = "dout as a nested list" if dout_as_list else "dout"
     what = f"softmax_backward(y of shape {y.shape}{kind}, {shown}{f', axis={axis}' if pass_axis else ''})"
-    precision = precision_of(y, dout)
-    d = dout.tolist() if dout_as_list else dout
-    result = softmax_backward(y, d, axis=axis) if pass_axis else softmax_backward(y, d)
-    if result is None:
-        fail(f"{what}: expected an array of shape {y.shape}, got None (did you forget to return the result?)")
-    got = as_array(result, precision, what=what)
-    if tuple(got.shape) != tuple(y.shape):
-        hint = ""
-        if len(got.shape) == len(y.shape) + 1:
-            hint = " (one more axis than y: was a Jacobian returned instead of the gradient J^T @ dout?)"
-        fail(f"{what}: expected the shape of y, {tuple(y.shape)}, got {tuple(got.shape)}{hint}")
-    return got, precision, what
+    return call(softmax_backward, y, dout.tolist() if dout_as_list else dout, **({"axis": axis} if pass_axis else {}),
+                precision=precision_of(y, dout), what=what, shape=y.shape,
+                shape_hint=lambda shape: "one more axis than y: was a Jacobian returned instead of the gradient "
+                "J^T @ dout?" if len(shape) == y.ndim + 1 else "")
 
 
 def _tolerance(precision, y, dout):
@@ -122,7 +110,7 @@ def _tolerance(precision, y, dout):
 
 def _check(softmax_backward, y, dout, axis=-1, **options):
     """Call softmax_backward and compare with the Jacobian of each slice; return the learner's array."""
-    got, precision, what = _call(softmax_backward, y, dout, axis, **options)
+    got, precision, what = _gradient(softmax_backward, y, dout, axis, **options)
     expected = _expected(y, dout, axis)
     tol = _tolerance(precision, y, dout)
     error = np.abs(got - expected)
@@ -131,7 +119,7 @@ def _check(softmax_backward, y, dout, axis=-1, **options):
         index = tuple(int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > tol).sum())
         fail(f"{what}, entry {list(index)}: expected {expected[index]:.8g}, got {got[index]:.8g} "
-             f"({wrong} of {error.size} entries differ){_diagnose(got, y, dout, axis, max(10 * tol, 1e-7))}",
+             f"({wrong} of {error.size} entries differ){_diagnosis(got, y, dout, axis, atol=max(10 * tol, 1e-7))}",
              got=got if got.ndim <= 2 else None, expected=expected if got.ndim <= 2 else None)
     return got
 
@@ -142,24 +130,25 @@ def test_shape(softmax_backward):
     """Output has the shape of y (1-D, 2-D and 3-D, default axis)"""
     for seed, shape in [(1, (5,)), (2, (3, 4)), (3, (2, 3, 4)), (4, (1, 1))]:
         y, dout = _random_case(seed, shape, -1)
-        _call(softmax_backward, y, dout, -1, pass_axis=False)
+        _gradient(softmax_backward, y, dout, -1, pass_axis=False)
 
 
 def test_hand_checked(softmax_backward):
     """Matches the statement's worked examples"""
     y, dout = np.array([0.5, 0.25, 0.25]), np.array([1.0, 2.0, 0.0])
-    got, _, what = _call(softmax_backward, y, dout, -1, pass_axis=False)
+    got, _, what = _gradient(softmax_backward, y, dout, -1, pass_axis=False)
     for j, want in enumerate([0.0, 0.25, -0.25]):
         if not abs(got[j] - want) <= 1e-9:
             fail(f"{what} with y = [0.5, 0.25, 0.25], dout = [1, 2, 0], entry {j}: expected {want} "
-                 f"(s = sum(dout * y) = 1, dx = y * (dout - s)), got {got[j]:.8g}{_diagnose(got, y, dout, -1, 1e-9)}")
+                 f"(s = sum(dout * y) = 1, dx = y * (dout - s)), got {got[j]:.8g}"
+                 f"{_diagnosis(got, y, dout, -1, atol=1e-9)}")
     y, dout = np.array([[0.5, 0.2], [0.5, 0.8]]), np.eye(2)
-    got, _, what = _call(softmax_backward, y, dout, 0)
+    got, _, what = _gradient(softmax_backward, y, dout, 0)
     want = np.array([[0.25, -0.16], [-0.25, 0.16]])
     if not np.allclose(got, want, rtol=0.0, atol=1e-9):
         index = tuple(int(k) for k in np.unravel_index(int(np.argmax(np.abs(got - want))), want.shape))
         fail(f"{what} with y = [[0.5, 0.2], [0.5, 0.8]], dout = [[1, 0], [0, 1]], entry {list(index)}: expected "
-             f"{want[index]:g}, got {got[index]:.8g}{_diagnose(got, y, dout, 0, 1e-9)}", got=got, expected=want)
+             f"{want[index]:g}, got {got[index]:.8g}{_diagnosis(got, y, dout, 0, atol=1e-9)}", got=got, expected=want)
 
 
 def test_finite_differences(softmax_backward):
@@ -168,7 +157,7 @@ def test_finite_differences(softmax_backward):
     for shape, axis in [((3, 4), -1), ((2, 3, 2), 0)]:
         x = rng.normal(0.0, 1.5, size=shape)
         dout = rng.normal(0.0, 1.0, size=shape)
-        got, _, what = _call(softmax_backward, _softmax(x, axis), dout, axis)
+        got, _, what = _gradient(softmax_backward, _softmax(x, axis), dout, axis)
 
         def loss(x):
             moved, d = np.moveaxis(x, axis, -1), np.moveaxis(dout, axis, -1)
@@ -187,25 +176,25 @@ def test_finite_differences(softmax_backward):
             if not abs(got[index] - numeric) <= 1e-7:
                 fail(f"{what}, entry {list(index)}: the loss changes at rate {numeric:.8g} when x{list(index)} "
                      f"moves (central difference, h = 1e-6), but the gradient says {got[index]:.8g}"
-                     f"{_diagnose(got, _softmax(x, axis), dout, axis, 1e-6)}")
+                     f"{_diagnosis(got, _softmax(x, axis), dout, axis, atol=1e-6)}")
 
 
 def test_slices_sum_to_zero(softmax_backward):
     """Every slice of the result sums to 0, and a constant dout gives 0"""
     y, dout = _random_case(6, (4, 6), -1)
-    got, precision, what = _call(softmax_backward, y, dout, -1)
+    got, precision, what = _gradient(softmax_backward, y, dout, -1)
     tol = 10 * _tolerance(precision, y, dout)
     for t in range(got.shape[0]):
         total = float(got[t].sum())
         if abs(total) > tol:
             fail(f"{what}: row {t} should sum to 0 (a constant added to a slice of x leaves its softmax unchanged), "
-                 f"got {total:.6g}{_diagnose(got, y, dout, -1, 1e-6)}")
+                 f"got {total:.6g}{_diagnosis(got, y, dout, -1, atol=1e-6)}")
     constant = np.full(y.shape, 2.5)
-    got, _, what = _call(softmax_backward, y, constant, -1)
+    got, _, what = _gradient(softmax_backward, y, constant, -1)
     if np.abs(got).max() > tol:
         index = tuple(int(k) for k in np.unravel_index(int(np.argmax(np.abs(got))), got.shape))
         fail(f"{what} with dout = 2.5 everywhere: expected 0 everywhere (y * (2.5 - 2.5 * sum(y)) = 0), got "
-             f"{got[index]:.6g} at entry {list(index)}{_diagnose(got, y, constant, -1, 1e-6)}")
+             f"{got[index]:.6g} at entry {list(index)}{_diagnosis(got, y, constant, -1, atol=1e-6)}")
 
 
 def test_square(softmax_backward):

@@ -10,10 +10,7 @@ one-hot vectors never multiplied by W_E, ids off by one, wrap-around, ...).
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of
-
-
-def _num(x):
-    return f"{float(x):.6g}"
+from grader.core.testkit import num
 
 
 def _ids_text(ids_list):
@@ -96,8 +93,8 @@ def _check(token_embedding, ids, W_E):
         where = "[" + ", ".join(str(k) for k in index) + "]"
         token = int(ids_array[index[:-1]])
         wrong = int((error > tol).sum())
-        fail(f"{call}, entry {where}: expected W_E[{token}, {index[-1]}] = {_num(expected[index])} "
-             f"(id {token} at position {list(index[:-1])}), got {_num(got[index])} "
+        fail(f"{call}, entry {where}: expected W_E[{token}, {index[-1]}] = {num(expected[index])} "
+             f"(id {token} at position {list(index[:-1])}), got {num(got[index])} "
              f"({wrong} of {error.size} entries differ){_value_hint(got, ids_array, W_E)}",
              got=got, expected=expected)
     return got
@@ -155,7 +152,7 @@ def test_hand_checked_rows(token_embedding):
         for c, want in enumerate(row):
             if not abs(got[t, c] - want) <= 1e-6:
                 fail(f"token_embedding([3, 0, 4, 4, 1], W_E)[{t}, {c}]: expected {want} "
-                     f"(row {ids[t]} of W_E), got {_num(got[t, c])}")
+                     f"(row {ids[t]} of W_E), got {num(got[t, c])}")
     # Non-round values, a square table and a single id.
     rng = np.random.default_rng(1)
     _check(token_embedding, np.array([2, 5, 0, 5, 3]), rng.standard_normal((6, 6)))

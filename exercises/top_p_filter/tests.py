@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import call, diagnose
 
 
 # ---- the formula, in plain Python ---------------------------------------------------------------
@@ -73,32 +74,24 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got, logits, top_p):
+def _explain(got, logits, top_p):
     """' (hint)' naming the classic mistake(s) whose result matches `got`, or ''."""
-    try:
-        if len(logits) > 2000:
-            return ""
-        if not np.isfinite(got).all():
-            if max(abs(float(v)) for v in logits) > 700:
-                return (" (np.exp overflows to inf above about 709, and inf / inf is nan: use softmax from step 5, "
-                        "or subtract the maximum logit before exponentiating)")
-            if top_p < 1.0:
-                return (" (NaN: was nothing kept? at least one id is always kept, since the prefix stops at the "
-                        "first id that takes the sum to top_p or beyond)")
-            return ""
-        correct = _expected(logits, top_p)
-        if top_p >= 1.0 and np.count_nonzero(got) < np.count_nonzero(correct):
-            return (" (with top_p = 1 every id is kept: when rounding keeps the running sum just below top_p, no "
-                    "prefix reaches it and all ids are kept; np.argmax(cumulative >= top_p) gives 0 then)")
-        hints = []
-        for options, hint in _MISTAKES:
-            candidate = _expected(logits, top_p, **options)
-            if np.allclose(got, candidate, rtol=0.0, atol=1e-5) and \
-                    not np.allclose(candidate, correct, rtol=0.0, atol=1e-5):
-                hints.append(hint)
-        return f" ({'; or '.join(hints)})" if hints else ""
-    except Exception:  # a diagnosis must never raise
+    if len(logits) > 2000:
         return ""
+    if not np.isfinite(got).all():
+        if max(abs(float(v)) for v in logits) > 700:
+            return (" (np.exp overflows to inf above about 709, and inf / inf is nan: use softmax from step 5, "
+                    "or subtract the maximum logit before exponentiating)")
+        if top_p < 1.0:
+            return (" (NaN: was nothing kept? at least one id is always kept, since the prefix stops at the "
+                    "first id that takes the sum to top_p or beyond)")
+        return ""
+    correct = _expected(logits, top_p)
+    if top_p >= 1.0 and np.count_nonzero(got) < np.count_nonzero(correct):
+        return (" (with top_p = 1 every id is kept: when rounding keeps the running sum just below top_p, no "
+                "prefix reaches it and all ids are kept; np.argmax(cumulative >= top_p) gives 0 then)")
+    return diagnose(got, [(lambda options=options: _expected(logits, top_p, **options), hint)
+                          for options, hint in _MISTAKES], correct=correct, atol=1e-5, pick="all")
 
 
 # ---- calling and comparing ----------------------------------------------------------------------
@@ -112,19 +105,17 @@ def _shown(logits):
     return f"logits of shape ({len(logits)},){kind}"
 
 
-def _call(top_p_filter, logits, top_p, what=None):
+def _kept(top_p_filter, logits, top_p, what=None):
     """Call the learner's function; return (float64 copy, tolerance, description)."""
-    what = what or f"top_p_filter({_shown(logits)}, top_p={top_p:g})"
-    precision = precision_of(logits)
-    result = top_p_filter(logits, top_p)
-    got = as_array(result, precision, what=what)
     V = len(logits)
-    if tuple(got.shape) != (V,):
-        hint = ""
-        if got.ndim == 1 and got.shape[0] < V:
-            hint = (" (only the kept ids? return all V probabilities, with 0 for the ids that are filtered out, "
-                    "in the order of the ids)")
-        fail(f"{what}: expected shape ({V},), one probability per id, got {tuple(got.shape)}{hint}")
+
+    def shape_hint(shape):
+        if len(shape) == 1 and shape[0] < V:
+            return ("only the kept ids? return all V probabilities, with 0 for the ids that are filtered out, "
+                    "in the order of the ids")
+        return ""
+    got, precision, what = call(top_p_filter, logits, top_p, precision=precision_of(logits), shape=(V,),
+                                shape_hint=shape_hint, what=what or f"top_p_filter({_shown(logits)}, top_p={top_p:g})")
     return got, precision.tolerance(float64=1e-9, float32=2e-5, float16=1e-2), what
 
 
@@ -133,18 +124,18 @@ def _compare(got, expected, tol, what, logits, top_p, why=""):
     if bad.any():
         i = int(np.argmax(bad))
         fail(f"{what}[{i}]: expected {expected[i]:.6g}, got {got[i]} ({int(bad.sum())} non-finite value(s))"
-             f"{_diagnose(got, logits, top_p)}", got=got, expected=expected)
+             f"{_explain(got, logits, top_p)}", got=got, expected=expected)
     error = np.abs(got - expected)
     if error.max() > tol:
         i = int(np.argmax(error))
         wrong = int((error > tol).sum())
         kept = "kept" if expected[i] > 0 else "filtered out"
         fail(f"{what}[{i}]: expected {expected[i]:.6g} (id {i} is {kept}), got {got[i]:.6g} ({wrong} of "
-             f"{error.size} entries differ){why}{_diagnose(got, logits, top_p)}", got=got, expected=expected)
+             f"{error.size} entries differ){why}{_explain(got, logits, top_p)}", got=got, expected=expected)
 
 
 def _check(top_p_filter, logits, top_p, what=None):
-    got, tol, what = _call(top_p_filter, logits, top_p, what)
+    got, tol, what = _kept(top_p_filter, logits, top_p, what)
     _compare(got, _expected(logits, top_p), tol, what, logits, top_p)
     return got
 
@@ -175,7 +166,7 @@ def _random_logits(seed, V, scale=2.0, dtype=np.float64):
 def test_shape(top_p_filter):
     """Returns V probabilities, one per id"""
     for seed, V, top_p in [(1, 5, 0.5), (2, 1, 0.9), (3, 12, 0.99)]:
-        _call(top_p_filter, _random_logits(seed, V), top_p)
+        _kept(top_p_filter, _random_logits(seed, V), top_p)
 
 
 def test_hand_checked(top_p_filter):
@@ -186,7 +177,7 @@ def test_hand_checked(top_p_filter):
              (0.9, [0.15 / 0.95, 0.5 / 0.95, 0.0, 0.3 / 0.95], "ids 1, 3 and 0 (sum 0.95 >= 0.9), divided by 0.95"),
              (0.4, [0.0, 1.0, 0.0, 0.0], "id 1 alone (0.5 >= 0.4)")]
     for top_p, expected, how in cases:
-        got, tol, what = _call(top_p_filter, logits, top_p,
+        got, tol, what = _kept(top_p_filter, logits, top_p,
                                f"top_p_filter(np.log([0.15, 0.5, 0.05, 0.3]), top_p={top_p})")
         _compare(got, np.array(expected), tol, what, logits, top_p, f"; this top_p keeps {how}")
 
@@ -196,15 +187,15 @@ def test_sums_to_one(top_p_filter):
     for seed, V, k in [(10, 8, 3), (11, 20, 7), (12, 6, 1)]:
         logits = _random_logits(seed, V)
         top_p = _top_p_keeping(logits, k)
-        got, tol, what = _call(top_p_filter, logits, top_p)
+        got, tol, what = _kept(top_p_filter, logits, top_p)
         total = float(got.sum())
         if not abs(total - 1.0) <= 10 * tol:
-            fail(f"{what}: the probabilities should sum to 1, got {total:.6g}{_diagnose(got, logits, top_p)}")
+            fail(f"{what}: the probabilities should sum to 1, got {total:.6g}{_explain(got, logits, top_p)}")
         kept = int(np.count_nonzero(got))
         if kept != k:
             fail(f"{what}: expected {k} id(s) kept, the shortest prefix of the most likely ids whose probabilities "
                  f"sum to at least top_p (the first {k} sum to {_cumulative(logits)[k - 1]:.6g}), got {kept} "
-                 f"nonzero value(s){_diagnose(got, logits, top_p)}")
+                 f"nonzero value(s){_explain(got, logits, top_p)}")
         _compare(got, _expected(logits, top_p), tol, what, logits, top_p)
 
 

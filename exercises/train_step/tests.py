@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.testkit import as_dict, as_float, as_int, items
 
 LN_EPS = 1e-5
 BETA1, BETA2, ADAM_EPS = 0.9, 0.999, 1e-8
@@ -198,36 +199,27 @@ _MISTAKES = [
 
 # ---- calling the learner's function -------------------------------------------------------------
 
-def _items(value, kinds, what):
-    """The items of a tuple/list (or the keys and values of a dict), without calling the value's methods."""
-    if dict in kinds and issubclass(type(value), dict):
-        return dict(dict.items(value))
-    if issubclass(type(value), tuple):
-        return tuple(tuple.__iter__(value))
-    if list in kinds and issubclass(type(value), list):
-        return tuple(list.__iter__(value))
-    fail(f"{what} should be a {' or '.join(k.__name__ for k in kinds)}, got {type_name(value)}")
-
 
 def _leaf(tree, path, precision, root, what):
     """The array at `path` of the learner's tree, as a float64 copy."""
     node, where = tree, root
     for key in path:
         if isinstance(key, int):
-            items = _items(node, (list, tuple), f"{where} in the result of {what}")
-            if len(items) <= key:
-                fail(f"{where} in the result of {what} should hold {key + 1} or more blocks, got {len(items)}")
-            node = items[key]
+            blocks = items(node, f"{where} in the result of {what}")
+            if len(blocks) <= key:
+                fail(f"{where} in the result of {what} should hold {key + 1} or more blocks, got {len(blocks)}")
+            node = blocks[key]
         else:
-            items = _items(node, (dict,), f"{where} in the result of {what}")
-            if key not in items:
+            if type(node) is not dict:
+                fail(f"{where} in the result of {what} should be a dict, got {type_name(node)}")
+            if key not in dict.keys(node):
                 fail(f"{where} in the result of {what} has no key '{key}': keep the structure of p")
-            node = items[key]
+            node = dict.__getitem__(node, key)
         where += f"[{key}]" if isinstance(key, int) else f"['{key}']"
     return as_array(node, precision, what=f"{where} in the result of {what}")
 
 
-def _call(train_step, case, opt):
+def _step_result(train_step, case, opt):
     """Call the learner's function; return (new params, t, m, v, loss) as _expected does, and a description."""
     p, x, y = case["p"], case["x"], case["y"]
     what = (f"train_step(p, {'None' if opt is None else 'opt'}, x, y, n_heads={case['n_heads']}, lr={case['lr']}, "
@@ -235,15 +227,10 @@ def _call(train_step, case, opt):
     precision = precision_of(p, opt)
     result = train_step(p, opt, x, y, case["n_heads"], case["lr"], weight_decay=case["weight_decay"],
                         max_norm=case["max_norm"])
-    items = _items(result, (tuple, list), f"the result of {what}")
-    if len(items) != 3:
-        fail(f"{what} should return a tuple (p, opt, loss), got {len(items)} items")
-    new_p, new_opt, loss = items
+    new_p, new_opt, loss = items(result, f"the result of {what}", names=("p", "opt", "loss"))
     new, m, v = {}, {}, {}
-    opt_items = _items(new_opt, (dict,), f"the opt returned by {what}")
-    for key in ("t", "m", "v"):
-        if key not in opt_items:
-            fail(f"the opt returned by {what} has no key '{key}': it is {{'t': int, 'm': like p, 'v': like p}}")
+    opt_items = as_dict(new_opt, ("t", "m", "v"), f"the opt returned by {what}",
+                        keys_named="the keys 't', 'm' and 'v' ({'t': int, 'm': like p, 'v': like p})", others=True)
     for path in _paths(p):
         shape = np.shape(_at(p, path))
         for store, tree, root in ((new, new_p, "p"), (m, opt_items["m"], "opt['m']"), (v, opt_items["v"], "opt['v']")):
@@ -251,23 +238,8 @@ def _call(train_step, case, opt):
             if store[path].shape != shape:
                 fail(f"{_name(path, root)} in the result of {what} should have the shape of {_name(path)}, {shape}, "
                      f"got {tuple(store[path].shape)}")
-    t = opt_items["t"]
-    if not issubclass(type(t), (int, np.integer)) or issubclass(type(t), (bool, np.bool_)):
-        fail(f"opt['t'] returned by {what} should be an int, got {type_name(t)}")
-    return (new, int(t), m, v, _as_float(loss, precision, f"the loss returned by {what}")), what
-
-
-def _as_float(value, precision, what):
-    """A real scalar (a Python or numpy float, or a 0-d float array) as a Python float."""
-    if issubclass(type(value), float):
-        return float.__float__(value)
-    if issubclass(type(value), (np.ndarray, np.generic)):
-        array = np.array(value, copy=True, subok=False)
-        if array.shape != () or array.dtype.kind != "f":
-            fail(f"{what} should be one floating-point number, got an array of shape {array.shape}, "
-                 f"dtype {array.dtype}")
-        return float(as_array(array, precision, what=what))
-    fail(f"{what} should be a float, got {type_name(value)}")
+    t = as_int(opt_items["t"], f"opt['t'] returned by {what}", of="the step count")
+    return (new, t, m, v, as_float(loss, precision, f"the loss returned by {what}")), what
 
 
 def _diagnose(got, case, opt):
@@ -307,7 +279,7 @@ def _agree(got, want, rtol, p):
 
 def _check(train_step, case, opt=None):
     """Run one step and compare it with the expected one; return the learner's (p, opt) as trees."""
-    got, what = _call(train_step, case, opt)
+    got, what = _step_result(train_step, case, opt)
     want = _expected(case["p"], opt, case["x"], case["y"], case["n_heads"], case["lr"], case["weight_decay"],
                      case["max_norm"])
     rtol = precision_of(case["p"], opt).tolerance(float64=1e-6, float32=2e-3, float16=5e-2)
@@ -357,7 +329,7 @@ def _case(seed, *, V=7, C=8, F=16, n_blocks=1, n_heads=2, B=3, T=4, lr=0.01, wei
 def test_returns_p_opt_loss(train_step):
     """Returns (p, opt, loss): p and opt['m'], opt['v'] shaped like p, opt['t'] = 1 after the first call"""
     case = _case(1)
-    (new, t, m, v, loss), what = _call(train_step, case, None)
+    (new, t, m, v, loss), what = _step_result(train_step, case, None)
     if t != 1:
         fail(f"{what}: opt['t'] should be 1 after the first call (opt None means t = 0, incremented before the "
              f"step), got {t}")
@@ -374,7 +346,7 @@ def test_first_step_clip_does_not_bind(train_step):
     _check(train_step, _case(4, V=6, B=2, max_norm=100.0, weight_decay=0.3, about="B=2, max_norm above the norm"))
 
 
-def test_second_call(train_step):
+def test_second_step_result(train_step):
     """A second call with the p and opt the first returned: t = 2, moments carried over"""
     case = _case(4, V=6, B=2, max_norm=5.0, lr=0.02, weight_decay=0.2, about="the first of two calls")
     p1, opt1 = _check(train_step, case)
@@ -412,7 +384,7 @@ def test_loss_decreases(train_step):
                  about="a model with V=6, C=8, 1 block, B=2, T=4")
     p, opt, losses = case["p"], None, []
     for call in range(15):
-        (new, t, m, v, loss), what = _call(train_step, dict(case, p=p), opt)
+        (new, t, m, v, loss), what = _step_result(train_step, dict(case, p=p), opt)
         if t != call + 1:
             fail(f"call {call + 1} of {what}: opt['t'] should be {call + 1}, got {t}")
         losses.append(loss)

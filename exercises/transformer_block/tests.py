@@ -11,7 +11,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of
+from grader.core.checks import fail
+from grader.core.testkit import call, expected_got, num
 
 EPS = 1e-5
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -180,44 +181,27 @@ def _diagnose(got, x, p, n_heads, atol):
 
 # ---- calling and comparing -------------------------------------------------------------------------
 
-def _num(x):
-    return f"{float(x):.6g}"
-
-
-def _pair(expected, got):
-    """'expected E, got G' with enough digits for E and G to differ on the page."""
-    expected, got = float(expected), float(got)
-    for digits in range(6, 13):
-        e, g = f"{expected:.{digits}g}", f"{got:.{digits}g}"
-        if e != g:
-            break
-    return f"expected {e}, got {g}"
-
 
 def _describe(x, p, n_heads):
     T, C = x.shape
     return f"transformer_block(x, p, n_heads={n_heads}) with T={T}, C={C}, F={p['W1'].shape[1]}"
 
 
-def _call(transformer_block, x, p, n_heads):
+def _output(transformer_block, x, p, n_heads):
     """Call the learner's function; return (float64 copy, tolerance factor) after checking the shape."""
-    precision = precision_of(x, p)
-    result = transformer_block(x, p, n_heads)
-    what = _describe(x, p, n_heads)
-    factor = precision.tolerance(float64=1e-8, float32=3e-5, float16=3e-2)  # relative to the largest output
-    got = as_array(result, precision, what=what)
     T, C = x.shape
-    shape = tuple(got.shape)
-    if shape != (T, C):
-        hint = ""
+
+    def shape_hint(shape):
         if shape == (T, p["W1"].shape[1]):
-            hint = " (that is the MLP's hidden shape (T, F): the MLP ends with @ W2 + b2)"
-        elif shape == (C, T):
-            hint = " (looks transposed: one row per token)"
-        elif len(shape) == 3:
-            hint = " (a 3-D result: were the heads stacked instead of concatenated along the last axis?)"
-        fail(f"{what}: expected shape ({T}, {C}), got {shape}{hint}")
-    return got, factor
+            return "that is the MLP's hidden shape (T, F): the MLP ends with @ W2 + b2"
+        if shape == (C, T):
+            return "looks transposed: one row per token"
+        if len(shape) == 3:
+            return "a 3-D result: were the heads stacked instead of concatenated along the last axis?"
+        return ""
+    got, precision, _ = call(transformer_block, x, p, n_heads, what=_describe(x, p, n_heads), shape=(T, C),
+                             shape_hint=shape_hint)
+    return got, precision.tolerance(float64=1e-8, float32=3e-5, float16=3e-2)  # relative to the largest output
 
 
 def _compare(got, expected, factor, x, p, n_heads, label=""):
@@ -227,18 +211,18 @@ def _compare(got, expected, factor, x, p, n_heads, label=""):
     bad = ~np.isfinite(got)
     if bad.any():
         t, c = (int(k) for k in np.argwhere(bad)[0])
-        fail(f"{what}: entry [{t}, {c}] expected {_num(expected[t, c])}, got {_num(got[t, c])} "
+        fail(f"{what}: entry [{t}, {c}] {expected_got(expected[t, c], got[t, c])} "
              f"({int(bad.sum())} non-finite value(s))", got=got, expected=expected)
     error = np.abs(got - expected)
     if error.max() > atol:
         t, c = (int(k) for k in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > atol).sum())
-        fail(f"{what}: entry [{t}, {c}] {_pair(expected[t, c], got[t, c])} "
+        fail(f"{what}: entry [{t}, {c}] {expected_got(expected[t, c], got[t, c])} "
              f"({wrong} of {error.size} entries differ){_diagnose(got, x, p, n_heads, atol)}", got=got, expected=expected)
 
 
 def _check(transformer_block, x, p, n_heads, label=""):
-    got, factor = _call(transformer_block, x, p, n_heads)
+    got, factor = _output(transformer_block, x, p, n_heads)
     _compare(got, _block(x, p, n_heads), factor, x, p, n_heads, label)
 
 
@@ -267,7 +251,7 @@ def _x(seed, T, C, dtype=np.float64, scale=1.0):
 def test_shape(transformer_block):
     """Output shape is (T, C), for several sizes and head counts"""
     for seed, (T, C, n_heads, F) in enumerate([(4, 8, 2, 32), (1, 4, 1, 8), (6, 12, 3, 16), (3, 6, 6, 6)]):
-        _call(transformer_block, _x(seed, T, C), _params(seed, C, F), n_heads)
+        _output(transformer_block, _x(seed, T, C), _params(seed, C, F), n_heads)
 
 
 def test_residual_identity(transformer_block):
@@ -278,7 +262,7 @@ def test_residual_identity(transformer_block):
     p["W_o"] = np.zeros((C, C))
     p["W2"] = np.zeros((F, C))
     p["b2"] = np.zeros(C)
-    got, factor = _call(transformer_block, x, p, n_heads)
+    got, factor = _output(transformer_block, x, p, n_heads)
     _compare(got, x, factor, x, p, n_heads, label=" with W_o = W2 = b2 = 0 (expected: x itself)")
 
 
@@ -298,7 +282,7 @@ def test_single_token(transformer_block):
     half_gap = (a[1] - a[0]) / 2.0
     n2 = half_gap / math.sqrt(half_gap ** 2 + EPS)
     expected = np.array([[a[0] + _gelu(-n2), a[1] + _gelu(n2)]])  # about [[0.341194, 4.341187]]
-    got, factor = _call(transformer_block, x, p, 1)
+    got, factor = _output(transformer_block, x, p, 1)
     _compare(got, expected, factor, x, p, 1, label=" for the statement's single-token example")
     # The same token with a non-trivial block and 2 heads (each head has one key: weight 1).
     x = np.array([[0.3, -1.2, 2.0, 0.7]])
@@ -311,17 +295,17 @@ def test_causal(transformer_block):
     T, C, F, n_heads = 6, 8, 16, 2
     x = _x(4, T, C)
     p = _params(4, C, F)
-    before, factor = _call(transformer_block, x, p, n_heads)
+    before, factor = _output(transformer_block, x, p, n_heads)
     for changed in (T - 1, 2):
         x2 = x.copy()
         x2[changed] = _x(40 + changed, 1, C)[0]
-        after, factor2 = _call(transformer_block, x2, p, n_heads)
+        after, factor2 = _output(transformer_block, x2, p, n_heads)
         atol = max(factor, factor2) * max(1.0, float(np.abs(before).max()))
         moved = np.abs(after[:changed] - before[:changed])
         if moved.max() > atol:
             t, c = (int(k) for k in np.unravel_index(int(np.argmax(moved)), moved.shape))
             fail(f"transformer_block with T={T}, C={C}, n_heads={n_heads}: changing only token {changed} changed "
-                 f"row {t} (entry [{t}, {c}] went from {_num(before[t, c])} to {_num(after[t, c])}); rows "
+                 f"row {t} (entry [{t}, {c}] went from {num(before[t, c])} to {num(after[t, c])}); rows "
                  f"before {changed} must not depend on it. Attention must be causal: query i attends only "
                  f"to keys j <= i (set the scores of j > i to -inf before the softmax)")
 

@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.checks import fail, precision_of
+from grader.core.testkit import as_dict, checked_array, diagnose, expected_got, items, num
 
 EPS = 1e-5
 KEYS = ("ln1_g", "ln1_b", "W_q", "W_k", "W_v", "W_o", "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
@@ -202,19 +203,13 @@ _MISTAKES = [
 ]
 
 
-def _diagnose(got_dx, got, x, p, n_heads, dout, factor):
+def _explain(got_dx, got, x, p, n_heads, dout, factor):
     """' (hint)' naming the one classic mistake whose every gradient matches the learner's, or ''."""
-    hints = []
-    try:
-        for options, hint in _MISTAKES:
-            dx, grads = _backward(x, p, n_heads, dout, **options)
-            arrays = [(got_dx, dx)] + [(got[key], grads[key]) for key in KEYS]
-            if all(a.shape == b.shape and np.allclose(a, b, rtol=0.0, atol=_atol(b, factor, 1.0))
-                   for a, b in arrays):
-                hints.append(hint)
-    except Exception:  # a diagnosis must never raise
-        return ""
-    return f" ({hints[0]})" if len(hints) == 1 else ""
+    def agree(learner, mistake):
+        arrays = [(learner[0], mistake[0])] + [(learner[1][key], mistake[1][key]) for key in KEYS]
+        return all(a.shape == b.shape and np.allclose(a, b, rtol=0.0, atol=_atol(b, factor, 1.0)) for a, b in arrays)
+    return diagnose((got_dx, got), [(lambda options=options: _backward(x, p, n_heads, dout, **options), hint)
+                                    for options, hint in _MISTAKES], agree=agree, pick="unique")
 
 
 # ---- calling and comparing -----------------------------------------------------------------------------
@@ -234,49 +229,27 @@ def _atol(expected, factor, floor):
     return factor * max(float(np.abs(expected).max(initial=0.0)), floor)
 
 
-def _call(transformer_block_backward, x, p, n_heads, dout, label=""):
+def _gradients(transformer_block_backward, x, p, n_heads, dout, label=""):
     """Call the learner's function; return (dx, grads as float64 arrays, tolerance factor, description)."""
     precision = precision_of(x, p, dout)
-    result = transformer_block_backward(x, p, n_heads, dout)
     what = _describe(x, p, n_heads, label)
-    if type(result) not in (tuple, list) or len(result) != 2:
-        fail(f"{what} should return a pair (dx, grads), got {type_name(result)}"
-             + (f" of length {len(result)}" if type(result) in (tuple, list) else ""))
-    dx = as_array(result[0], precision, what=f"dx from {what}")
-    raw = result[1]
-    if type(raw) is not dict:
-        fail(f"{what}: grads (the second value returned) should be a dict with the keys of p, got {type_name(raw)}")
-    names = list(raw)
-    odd = [name for name in names if type(name) is not str]
-    if odd:
-        fail(f"{what}: the keys of grads should be the strings of p's keys, got a key of type {type_name(odd[0])}")
-    missing = [key for key in KEYS if key not in names]
-    extra = sorted(name for name in names if name not in KEYS)
-    if missing or extra:
-        fail(f"{what}: grads should have exactly the twelve keys of p"
-             + (f"; missing {', '.join(repr(key) for key in missing)}" if missing else "")
-             + (f"; unexpected {', '.join(repr(key) for key in extra)}" if extra else ""))
-    grads = {key: as_array(raw[key], precision, what=f"grads[{key!r}] from {what}") for key in KEYS}
+    raw_dx, raw = items(transformer_block_backward(x, p, n_heads, dout), what, names=("dx", "grads"))
     T, C = np.shape(x)
-    if dx.shape != (T, C):
-        fail(f"{what}: dx should have the shape of x, {(T, C)}, got {tuple(dx.shape)}")
-    for key in KEYS:
-        shape = tuple(np.shape(p[key]))
-        if grads[key].shape != shape:
-            hint = ""
-            if grads[key].shape == shape[::-1] and len(shape) == 2:
-                hint = " (looks transposed: dW = (layer input)^T @ (gradient of its output))"
-            elif len(shape) == 1 and grads[key].shape == (T,) + shape:
-                hint = " (a bias or a layer-norm parameter is shared by every row: sum its gradient over the rows)"
-            elif len(shape) == 1 and grads[key].shape == (1,) + shape:
-                hint = " (summed with keepdims=True: the gradient has the parameter's shape, drop the kept axis)"
-            fail(f"{what}: grads[{key!r}] should have the shape of p[{key!r}], {shape}, "
-                 f"got {tuple(grads[key].shape)}{hint}")
+    dx = checked_array(raw_dx, precision, what=f"dx from {what}", shape=(T, C))
+    raw = as_dict(raw, KEYS, f"grads from {what}", keys_named="the twelve keys of p")
+
+    def shape_hint(shape, wanted):
+        if shape == wanted[::-1] and len(wanted) == 2:
+            return "looks transposed: dW = (layer input)^T @ (gradient of its output)"
+        if len(wanted) == 1 and shape == (T,) + wanted:
+            return "a bias or a layer-norm parameter is shared by every row: sum its gradient over the rows"
+        if len(wanted) == 1 and shape == (1,) + wanted:
+            return "summed with keepdims=True: the gradient has the parameter's shape, drop the kept axis"
+        return ""
+    grads = {key: checked_array(raw[key], precision, what=f"grads[{key!r}] from {what}", shape=np.shape(p[key]),
+                                shape_hint=lambda shape, key=key: shape_hint(shape, tuple(np.shape(p[key]))))
+             for key in KEYS}
     return dx, grads, _factor(precision), what
-
-
-def _num(value):
-    return f"{float(value):.6g}"
 
 
 def _compare(dx, grads, expected_dx, expected, factor, what, diagnose):
@@ -291,15 +264,15 @@ def _compare(dx, grads, expected_dx, expected, factor, what, diagnose):
             index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
             shown = "[" + ", ".join(str(i) for i in index) + "]"
             wrong = int((error > atol).sum())
-            fail(f"{what}: {name}{shown} expected {_num(want[index])}, got {_num(got[index])} "
+            fail(f"{what}: {name}{shown} {expected_got(want[index], got[index])} "
                  f"({wrong} of {error.size} entries differ){diagnose()}", got=got, expected=want)
 
 
 def _check(transformer_block_backward, x, p, n_heads, dout, label=""):
-    dx, grads, factor, what = _call(transformer_block_backward, x, p, n_heads, dout, label)
+    dx, grads, factor, what = _gradients(transformer_block_backward, x, p, n_heads, dout, label)
     expected_dx, expected = _backward(x, p, n_heads, dout)
     _compare(dx, grads, expected_dx, expected, factor, what,
-             lambda: _diagnose(dx, grads, x, p, n_heads, dout, factor))
+             lambda: _explain(dx, grads, x, p, n_heads, dout, factor))
     return dx, grads
 
 
@@ -328,7 +301,7 @@ def test_shape(transformer_block_backward):
     """Returns (dx, grads): dx shaped like x, grads with the twelve keys of p, each shaped like its parameter"""
     for seed, T, C, F, n_heads in [(0, 3, 4, 8, 2), (1, 5, 6, 10, 3), (2, 2, 8, 12, 4)]:
         x, dout = _x(seed, T, C)
-        _call(transformer_block_backward, x, _params(seed, C, F), n_heads, dout)
+        _gradients(transformer_block_backward, x, _params(seed, C, F), n_heads, dout)
 
 
 def test_residual_paths(transformer_block_backward):
@@ -339,15 +312,15 @@ def test_residual_paths(transformer_block_backward):
     x, dout = _x(10, T, C)
     p = _params(10, C, F)
     p["W_o"], p["W2"] = np.zeros((C, C)), np.zeros((F, C))
-    dx, grads, factor, what = _call(transformer_block_backward, x, p, n_heads, dout, label=" and W_o = W2 = 0")
+    dx, grads, factor, what = _gradients(transformer_block_backward, x, p, n_heads, dout, label=" and W_o = W2 = 0")
     error = np.abs(dx - dout)
     if not error.max() <= _atol(dout, factor, 1.0):
         t, c = (int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
-        fail(f"{what}: dx[{t}, {c}] expected dout[{t}, {c}] = {_num(dout[t, c])}, got {_num(dx[t, c])}: with both "
+        fail(f"{what}: dx[{t}, {c}] expected dout[{t}, {c}] = {num(dout[t, c])}, got {num(dx[t, c])}: with both "
              f"sublayers' outputs constant, out = x + b2, and the residual connections pass dout to dx unchanged"
-             f"{_diagnose(dx, grads, x, p, n_heads, dout, factor)}", got=dx, expected=dout)
+             f"{_explain(dx, grads, x, p, n_heads, dout, factor)}", got=dx, expected=dout)
     expected_dx, expected = _backward(x, p, n_heads, dout)
-    _compare(dx, grads, expected_dx, expected, factor, what, lambda: _diagnose(dx, grads, x, p, n_heads, dout, factor))
+    _compare(dx, grads, expected_dx, expected, factor, what, lambda: _explain(dx, grads, x, p, n_heads, dout, factor))
 
 
 def test_row_sums(transformer_block_backward):
@@ -357,13 +330,13 @@ def test_row_sums(transformer_block_backward):
     T, C, F, n_heads = 5, 6, 12, 3
     x, dout = _x(20, T, C)
     p = _params(20, C, F)
-    dx, grads, factor, what = _call(transformer_block_backward, x, p, n_heads, dout)
+    dx, grads, factor, what = _gradients(transformer_block_backward, x, p, n_heads, dout)
     for t in range(T):
         want, got = float(dout[t].sum()), float(dx[t].sum())
         if not abs(got - want) <= _atol(dx, factor, 1.0) * C:
-            fail(f"{what}: row {t} of dx sums to {_num(got)}, but row {t} of dout sums to {_num(want)}; they are "
+            fail(f"{what}: row {t} of dx sums to {num(got)}, but row {t} of dout sums to {num(want)}; they are "
                  f"equal since adding a constant to row {t} of x adds it to row {t} of the output (both layer norms "
-                 f"ignore it, the residuals carry it){_diagnose(dx, grads, x, p, n_heads, dout, factor)}")
+                 f"ignore it, the residuals carry it){_explain(dx, grads, x, p, n_heads, dout, factor)}")
 
 
 def test_first_row_only(transformer_block_backward):
@@ -373,16 +346,17 @@ def test_first_row_only(transformer_block_backward):
     x, dout = _x(30, T, C)
     dout[1:] = 0.0
     p = _params(30, C, F)
-    dx, grads, factor, what = _call(transformer_block_backward, x, p, n_heads, dout, label=", dout zero after row 0")
+    dx, grads, factor, what = _gradients(transformer_block_backward, x, p, n_heads, dout,
+                                         label=", dout zero after row 0")
     later = np.abs(dx[1:])
     if not later.max() <= _atol(dx, factor, 1.0):
         t, c = (int(i) for i in np.unravel_index(int(np.argmax(later)), later.shape))
         t += 1
-        fail(f"{what}: dx[{t}, {c}] = {_num(dx[t, c])}, expected 0: output row 0 depends only on row 0 of x (the "
+        fail(f"{what}: dx[{t}, {c}] = {num(dx[t, c])}, expected 0: output row 0 depends only on row 0 of x (the "
              f"attention is causal), so the later rows of x get no gradient"
-             f"{_diagnose(dx, grads, x, p, n_heads, dout, factor)}")
+             f"{_explain(dx, grads, x, p, n_heads, dout, factor)}")
     expected_dx, expected = _backward(x, p, n_heads, dout)
-    _compare(dx, grads, expected_dx, expected, factor, what, lambda: _diagnose(dx, grads, x, p, n_heads, dout, factor))
+    _compare(dx, grads, expected_dx, expected, factor, what, lambda: _explain(dx, grads, x, p, n_heads, dout, factor))
 
 
 def test_single_token(transformer_block_backward):
@@ -396,7 +370,7 @@ def test_finite_differences(transformer_block_backward):
     T, C, F, n_heads = 3, 4, 6, 2
     x, dout = _x(50, T, C)
     p = _params(50, C, F)
-    dx, grads, factor, what = _call(transformer_block_backward, x, p, n_heads, dout)
+    dx, grads, factor, what = _gradients(transformer_block_backward, x, p, n_heads, dout)
     x, p = x.copy(), {key: value.copy() for key, value in p.items()}
     h = 1e-5
 
@@ -415,9 +389,9 @@ def test_finite_differences(transformer_block_backward):
             if not abs(got[index] - numeric) <= 1e-6 * max(1.0, abs(numeric)):
                 source = "x" if name == "dx" else f"p[{name[7:-2]!r}]"
                 shown = "[" + ", ".join(str(i) for i in index) + "]"
-                fail(f"{what}: {name}{shown} is {_num(got[index])}, but sum(out * dout) changes at rate "
-                     f"{_num(numeric)} when {source}{shown} moves (central difference, h = 1e-5)"
-                     f"{_diagnose(dx, grads, x, p, n_heads, dout, factor)}")
+                fail(f"{what}: {name}{shown} is {num(got[index])}, but sum(out * dout) changes at rate "
+                     f"{num(numeric)} when {source}{shown} moves (central difference, h = 1e-5)"
+                     f"{_explain(dx, grads, x, p, n_heads, dout, factor)}")
 
 
 def test_random(transformer_block_backward):

@@ -10,9 +10,9 @@ Precision and tolerances come from the test's inputs (`precision_of`), never fro
 the learner's result.
 """
 
-import math
-
 import numpy as np
+
+from grader.core.numbers import num, num_pair
 
 
 class Failed(AssertionError):
@@ -137,7 +137,8 @@ def expect_close(actual, expected, *, atol=1e-9, rtol=1e-7, what="your function'
     if error.size and error.max() > 0:
         index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
         wrong = int((error > 0).sum())
-        fail(f"{what}{_format_index(index)}: expected {_num(expected[index])}, got {_num(actual[index])} "
+        want, have = num_pair(expected[index], actual[index])
+        fail(f"{what}{_format_index(index)}: expected {want}, got {have} "
              f"({wrong} of {error.size} entries differ)", got=actual, expected=expected)
 
 
@@ -146,15 +147,8 @@ def expect_in_range(array, low, high, *, tol=0.0, what="your function's result")
     if outside.any():
         index = tuple(int(i) for i in np.argwhere(outside)[0])
         fail(f"all values of {what} should lie in [{low}, {high}], but {what}{_format_index(index)} "
-             f"= {_num(array[index])} ({int(outside.sum())} value(s) outside)")
+             f"= {num(array[index])} ({int(outside.sum())} value(s) outside)")
 
 
 def _format_index(index):
     return "[" + ", ".join(str(i) for i in index) + "]" if index else ""
-
-
-def _num(x):
-    x = float(x)
-    if math.isfinite(x) and x == round(x) and abs(x) < 1e15:
-        return str(int(x))
-    return f"{x:.6g}"

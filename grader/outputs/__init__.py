@@ -8,7 +8,8 @@
     feedback_moodle.zip    those pages as Moodle's feedback-files upload takes them
     gradescope/<student>.json   Gradescope's autograder results.json for that student
     junit.xml              one testsuite per student and exercise
-    report.html            the class at a glance: distribution, pass rates, common failures, who is stuck where
+    report.html            the class at a glance: distribution, per-exercise and per-test pass rates, failures
+                           grouped by diagnosis, students by score and where each is stuck, similar pairs
     summary.txt            the end-of-run summary the command line prints
 
 Every file is made from the results records alone (see grader/batch.py), so
@@ -22,8 +23,9 @@ from grader.outputs.classbook import Plan, class_results
 __all__ = ["Plan", "class_results", "write_outputs"]
 
 
-def write_outputs(records, plan, folder, summary):
-    """Write every output for `records` (graded against `plan`) into `folder`; return the paths written."""
+def write_outputs(records, plan, folder, summary, similarity=None):
+    """Write every output for `records` (graded against `plan`) into `folder`; return the paths written.
+    `similarity`: the data of a similarity.json (grader/outputs/similarity_file.py) for report.html, or None."""
     students = class_results(records, plan)
     written = [
         write_atomically(folder / "gradebook.csv", gradebook.render(students, plan)),
@@ -31,7 +33,7 @@ def write_outputs(records, plan, folder, summary):
         write_atomically(folder / "moodle_import.csv", lms.moodle(students, plan)),
         write_atomically(folder / "feedback_moodle.zip", feedback_zip.moodle(students, plan)),
         write_atomically(folder / "junit.xml", junit.render(students, plan)),
-        write_atomically(folder / "report.html", html_report.render(students, plan)),
+        write_atomically(folder / "report.html", html_report.render(students, plan, similarity)),
         write_atomically(folder / "summary.txt", summary + "\n"),
     ]
     for student in students:

@@ -15,7 +15,6 @@ Trust anchors:
 import filecmp
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -25,8 +24,9 @@ import time
 import zipfile
 from pathlib import Path
 
-from grader.node import NodeError, ensure_node_modules
 from grader.pyodide.modules import SITE_PACKAGES
+from toolchain.cache import cache_root
+from toolchain.node import NodeError, ensure_node_modules
 
 PYODIDE_VERSION = "0.27.7"
 CORE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -166,13 +166,6 @@ def _resolve(lock: dict, packages) -> dict:
         wanted[name] = lock["packages"][name]
         todo.extend(wanted[name]["depends"])
     return dict(sorted(wanted.items()))
-
-
-def cache_root():
-    """$ML_EXERCISES_CACHE, else ~/.cache/ml-exercises: where the build keeps what it can reuse."""
-    if os.environ.get("ML_EXERCISES_CACHE"):
-        return Path(os.environ["ML_EXERCISES_CACHE"])
-    return Path.home() / ".cache" / "ml-exercises"
 
 
 def _cache_root(cache_dir: Path | None) -> Path:

@@ -4,7 +4,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from grader.node import NodeError, node_command
+from toolchain.node import NodeError, node_command
 
 NODE_RUNNER = Path(__file__).resolve().parent / "node_runner.mjs"
 

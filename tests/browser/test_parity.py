@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from corpus_cases import load_cases, problems
-from grader import node as nodejs
+from toolchain import node as nodejs
 from grader.core.engine import GradingSpec, grade, run_tests
 from grader.core.report import MESSAGE_LIMIT, STDOUT_LIMIT, InvalidEvent, ReportBuilder
 from grader.checker.sandbox import Sandbox

@@ -1,4 +1,5 @@
 # Bias correction with steps counted from 0: 1 - beta ** (t + 1), though t is already 1 on the first step.
+# expect: looks like the bias correction counts steps from 0
 import numpy as np
 
 

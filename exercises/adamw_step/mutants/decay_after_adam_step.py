@@ -1,4 +1,5 @@
 # Applies the weight decay after the Adam step, to the already updated parameter.
+# expect: looks like the decay was applied after the Adam step
 import numpy as np
 
 

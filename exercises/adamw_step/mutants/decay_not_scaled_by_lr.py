@@ -1,4 +1,5 @@
 # Decays by param * (1 - weight_decay): the decay is not scaled by the learning rate.
+# expect: looks like the decay is param * (1 - weight_decay)
 import numpy as np
 
 

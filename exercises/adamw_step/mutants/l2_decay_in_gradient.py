@@ -1,4 +1,5 @@
 # L2 regularisation instead of decoupled decay: weight_decay * param is added to the gradient (Adam, not AdamW).
+# expect: looks like L2 regularisation
 import numpy as np
 
 

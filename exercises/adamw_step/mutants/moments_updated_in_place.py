@@ -1,4 +1,5 @@
 # Updates m and v in place (m *= beta1 ...), changing the caller's arrays, and returns them.
+# expect: `a = a * 2` makes a new array
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Leaves out the bias correction: steps with m and v themselves, which start far too small.
+# expect: looks like the bias correction is missing
 import numpy as np
 
 

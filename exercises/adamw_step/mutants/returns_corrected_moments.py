@@ -1,4 +1,5 @@
 # Returns the bias-corrected m_hat and v_hat instead of the running moments m and v.
+# expect: looks like the bias-corrected m_hat and v_hat were returned
 import numpy as np
 
 

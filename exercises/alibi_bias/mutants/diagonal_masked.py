@@ -1,4 +1,5 @@
 # Masks the diagonal too (j >= i), so a query cannot attend to its own position.
+# expect: looks like the diagonal is masked too
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Uses the distance j - i instead of i - j: -m * (j - i) is positive below the diagonal.
+# expect: looks like the sign is flipped
 import numpy as np
 
 

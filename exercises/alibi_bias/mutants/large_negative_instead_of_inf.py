@@ -1,4 +1,5 @@
 # Uses -1e9 as the masked value instead of -inf.
+# expect: looks like a large negative number stands in for -inf
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Masks the lower triangle (j < i) with np.tril instead of the upper one, with the bias -m*(j - i) above the diagonal.
+# expect: looks like the mask is on the wrong triangle
 import numpy as np
 
 

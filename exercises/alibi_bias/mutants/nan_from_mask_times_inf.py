@@ -1,4 +1,5 @@
 # Multiplies a 0/1 mask by -inf, so 0 * -inf gives NaN on and below the diagonal.
+# expect: NaN usually comes from 0 * inf
 import numpy as np
 
 

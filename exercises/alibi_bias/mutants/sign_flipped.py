@@ -1,4 +1,5 @@
 # Sign flipped: +m * (i - j) below the diagonal, which rewards distant keys instead of penalising them.
+# expect: looks like the sign is flipped
 import numpy as np
 
 

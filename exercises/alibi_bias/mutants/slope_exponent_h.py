@@ -1,4 +1,5 @@
 # Slope exponent uses h instead of h + 1: m_h = 2**(-8*h/n_heads), so head 0 gets slope 1.
+# expect: looks like the slope exponent uses h instead of h + 1
 import numpy as np
 
 

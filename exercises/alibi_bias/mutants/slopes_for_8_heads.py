@@ -1,4 +1,5 @@
 # Hard-codes the slopes of 8 heads (1/2, 1/4, 1/8, ...) whatever n_heads is.
+# expect: looks like the slopes 1/2
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Leaves the masked entries at 0 instead of -inf (np.tril of the bias zeroes the upper triangle).
+# expect: looks like the masked entries are 0 instead of -inf
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Reads d as q.shape[1]: right for 2-D q, but for batched q of shape (B, T, d) it is T.
+# expect: looks like the scores were divided by sqrt of the number of queries Tq
 import math
 
 import numpy as np

@@ -1,4 +1,5 @@
 # Divides the scores by d instead of sqrt(d).
+# expect: looks like the scores were divided by d instead of sqrt(d)
 import numpy as np
 
 

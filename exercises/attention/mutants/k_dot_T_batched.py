@@ -1,4 +1,5 @@
 # Transposes k with k.T, which is right for 2-D k but reverses every axis of a batched k.
+# expect: With leading batch axes, transpose only the last two axes of k
 import numpy as np
 
 

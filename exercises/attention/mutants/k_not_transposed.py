@@ -1,4 +1,5 @@
 # Multiplies q @ k without transposing k (works only when d == Tk, and then gives the wrong scores).
+# expect: the scores q @ k^T need k transposed
 import numpy as np
 
 

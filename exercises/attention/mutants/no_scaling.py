@@ -1,4 +1,5 @@
 # Forgets the 1/sqrt(d) scaling: softmax(q @ k^T) @ v.
+# expect: looks like the scores were not scaled
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Returns the attention weights softmax(q @ k^T / sqrt(d)) and never multiplies them by v.
+# expect: looks like the attention weights
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Scales by sqrt(dv), the width of v, instead of sqrt(d), the width of q and k.
+# expect: looks like the scores were divided by sqrt(dv)
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Takes the softmax over axis -2 (the queries, so columns sum to 1) instead of over the keys.
+# expect: looks like the softmax ran over the wrong axis
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Attends to the new position only: the scores are taken against k alone, so the cached keys are ignored
+# expect: looks like only the new position was attended to
 # (with one key its weight is 1 and out is just v).
 import numpy as np
 

@@ -1,4 +1,5 @@
 # Attends over the cache as it was given, before appending the new position: the new token never sees
+# expect: looks like the new position was left out
 # itself (and the first call, with nothing cached yet, falls back to the new position).
 import numpy as np
 

@@ -1,4 +1,5 @@
 # Returns only the new key and value as the cache: every call forgets the positions cached before
+# expect: looks like the cache was replaced by the new k and v
 # (the attention itself is right).
 import numpy as np
 

@@ -1,4 +1,5 @@
 # Appends the new key to the value cache too (a copy-paste slip): V gets k instead of v.
+# expect: looks like the new key was appended to the values too
 import numpy as np
 
 

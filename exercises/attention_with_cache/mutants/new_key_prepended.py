@@ -1,4 +1,5 @@
 # Puts the new key and value before the cached ones instead of after them. The output is the same (the
+# expect: looks like the new key was put first
 # weights do not depend on the order of the keys), but the cache's positions are out of order.
 import numpy as np
 

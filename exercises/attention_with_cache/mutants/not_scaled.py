@@ -1,4 +1,5 @@
 # Forgets to divide the scores by sqrt(D).
+# expect: looks like the scores were not scaled
 import numpy as np
 
 

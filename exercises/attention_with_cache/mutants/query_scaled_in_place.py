@@ -1,4 +1,5 @@
 # Scales the query in place (q /= sqrt(D)): the caller's q changes under it.
+# expect: `a = a * 2` makes a new array
 import numpy as np
 
 

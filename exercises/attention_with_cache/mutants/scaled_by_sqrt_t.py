@@ -1,4 +1,5 @@
 # Divides the scores by the square root of the number of positions instead of sqrt(D), the head size.
+# expect: looks like the scores were divided by the square root of the number of
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Takes the softmax of the (H, t + 1) scores over the heads (axis 0) instead of over the positions.
+# expect: looks like the softmax was taken over the heads
 import numpy as np
 
 

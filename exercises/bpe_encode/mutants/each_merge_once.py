@@ -1,4 +1,5 @@
 # Goes once through the merges and replaces only the first occurrence of each pair.
+# expect: looks like each merge was applied once
 def bpe_encode(text, merges):
     ids = list(text.encode("utf-8"))
     for i, (a, b) in enumerate(merges):

@@ -1,4 +1,5 @@
 # Merges the leftmost adjacent pair that is a merge instead of the pair with the lowest rank.
+# expect: looks like the leftmost pair that is a merge was merged first
 def bpe_encode(text, merges):
     rank = {}
     for i, (a, b) in enumerate(merges):

@@ -1,4 +1,5 @@
 # Replaces overlapping occurrences: after merging ids[i], ids[i + 1] it goes on at i + 1, so aaa gives two ids.
+# expect: looks like overlapping occurrences were replaced
 def bpe_encode(text, merges):
     rank = {}
     for i, (a, b) in enumerate(merges):

@@ -1,4 +1,5 @@
 # Starts from the characters' code points (ord) instead of the UTF-8 bytes.
+# expect: looks like the ids started as the characters' code points
 def bpe_train(text, n_merges):
     ids = [ord(c) for c in text]
     merges = []

@@ -1,4 +1,5 @@
 # Numbers the new ids from 255 (255 + round) instead of 256.
+# expect: looks like the new ids start at 255
 def bpe_train(text, n_merges):
     ids = list(text.encode("utf-8"))
     merges = []

@@ -1,4 +1,5 @@
 # Numbers the new ids from 257: the pair is appended before its id, 256 + len(merges), is computed.
+# expect: looks like the new ids start at 257
 def bpe_train(text, n_merges):
     ids = list(text.encode("utf-8"))
     merges = []

@@ -1,4 +1,5 @@
 # Counts only non-overlapping occurrences of each pair (aaa holds (a, a) once) instead of every position.
+# expect: looks like only non-overlapping occurrences were counted
 def bpe_train(text, n_merges):
     ids = list(text.encode("utf-8"))
     merges = []

@@ -1,4 +1,5 @@
 # Replaces overlapping occurrences: after merging ids[i], ids[i + 1] it goes on at i + 1, so aaa gives two new ids.
+# expect: looks like overlapping occurrences were replaced
 def bpe_train(text, n_merges):
     ids = list(text.encode("utf-8"))
     merges = []

@@ -1,4 +1,5 @@
 # Stops when the most frequent pair occurs only once, instead of merging it.
+# expect: looks like training stopped when the best pair occurs only once
 def bpe_train(text, n_merges):
     ids = list(text.encode("utf-8"))
     merges = []

@@ -1,4 +1,5 @@
 # Breaks ties by the largest pair, max over (count, pair), instead of by the first occurrence.
+# expect: looks like ties went to the largest pair
 def bpe_train(text, n_merges):
     ids = list(text.encode("utf-8"))
     merges = []

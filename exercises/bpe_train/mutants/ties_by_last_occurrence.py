@@ -1,4 +1,5 @@
 # Breaks ties by keeping the pair seen last (count >= best), instead of the pair whose first occurrence comes first.
+# expect: looks like ties went to the pair seen last
 def bpe_train(text, n_merges):
     ids = list(text.encode("utf-8"))
     merges = []

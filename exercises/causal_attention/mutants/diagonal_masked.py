@@ -1,4 +1,5 @@
 # Masks j >= i (np.triu with k=0) instead of j > i: the diagonal is masked, so row 0 is all -inf (NaN).
+# expect: looks like the diagonal was masked too
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Masks j >= i with -1e9: the diagonal is masked, row 0 has every score -1e9 and becomes uniform.
+# expect: looks like the diagonal was masked too
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Applies the mask to the weights after the softmax, without renormalising: rows sum to less than 1.
+# expect: looks like the mask was applied after the softmax
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Uses np.tril(k=-1) as the set of masked positions: hides the past (j < i) and lets query i see the future.
+# expect: looks like the mask hides the past instead of the future
 import numpy as np
 
 

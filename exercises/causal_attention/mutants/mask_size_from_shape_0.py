@@ -1,4 +1,5 @@
 # Builds the mask with T = q.shape[0]: right for 2-D q, but for batched q that is the batch size.
+# expect: use T = q.shape[-2] for the (T, T) mask
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Multiplies the scores by a 0/1 lower-triangular mask: masked scores become 0, not -inf.
+# expect: looks like no causal mask was applied
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Forgets the causal mask: plain attention, every query sees every key, the future included.
+# expect: looks like no causal mask was applied
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Computes dk = dscores @ q, without transposing dscores: key j must collect from the queries.
+# expect: looks like dk = dscores @ q
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Computes dv = weights @ dout, without transposing the weights.
+# expect: looks like dv = weights @ dout
 import numpy as np
 
 

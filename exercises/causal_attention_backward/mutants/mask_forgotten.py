@@ -1,4 +1,5 @@
 # Recomputes the weights without the causal mask: the backward pass lets gradient flow from the future.
+# expect: looks like the backward pass forgot the causal mask
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Forgets the 1/sqrt(d) scale in dq and dk (the forward weights keep it).
+# expect: looks like the 1/sqrt(d) scale was forgotten in dq and dk
 import numpy as np
 
 

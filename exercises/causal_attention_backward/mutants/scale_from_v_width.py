@@ -1,4 +1,5 @@
 # Takes d from v (v.shape[-1]) for the 1/sqrt(d) scale instead of from q.
+# expect: looks like d was read from v
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Sums the softmax backward over the queries (axis=-2) instead of over each row of keys.
+# expect: looks like the softmax backward summed over the queries
 import numpy as np
 
 

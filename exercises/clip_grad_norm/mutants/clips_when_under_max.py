@@ -1,4 +1,5 @@
 # Always scales by max_norm / (total_norm + 1e-6), so gradients under the limit are scaled up to it.
+# expect: looks like the gradients were scaled by max_norm / total_norm even though their norm
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Uses the sum of the squares as the norm: the square root is missing.
+# expect: looks like the square root is missing
 import numpy as np
 
 

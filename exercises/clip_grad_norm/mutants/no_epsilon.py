@@ -1,4 +1,5 @@
 # Divides by total_norm without the 1e-6 (the factor is a little too large).
+# expect: looks like the factor is max_norm / total_norm without the 1e-6
 import numpy as np
 
 

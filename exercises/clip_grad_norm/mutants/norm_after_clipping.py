@@ -1,4 +1,5 @@
 # Returns the norm of the clipped gradients (about max_norm) instead of the norm before clipping.
+# expect: looks like total_norm was measured after clipping
 import numpy as np
 
 

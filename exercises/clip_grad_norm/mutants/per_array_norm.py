@@ -1,4 +1,5 @@
 # Clips each array by its own norm instead of one global norm for all of them.
+# expect: looks like each array was clipped by its own norm
 import numpy as np
 
 

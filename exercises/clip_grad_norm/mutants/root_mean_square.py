@@ -1,4 +1,5 @@
 # Averages the squares (a root mean square) instead of summing them.
+# expect: looks like a mean of the squares
 import numpy as np
 
 

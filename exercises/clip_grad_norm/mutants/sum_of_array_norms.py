@@ -1,4 +1,5 @@
 # Adds the norms of the arrays instead of taking the square root of the sum of all squares.
+# expect: looks like the norms of the arrays were added
 import numpy as np
 
 

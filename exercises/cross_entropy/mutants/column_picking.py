@@ -1,4 +1,5 @@
 # Picks log_probs[:, targets], a (T, T) matrix, instead of one entry per row, and averages it.
+# expect: looks like log_probs[:, targets], a (T, T) matrix, was averaged
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Takes np.log of a (stable) softmax: a probability that underflows to 0 gives log(0) = -inf, loss inf.
+# expect: looks like np.log of a probability that underflowed to 0
 import numpy as np
 
 

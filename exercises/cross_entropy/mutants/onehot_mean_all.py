@@ -1,4 +1,5 @@
 # Multiplies by a one-hot matrix and takes .mean() over all T*V entries: divides by T*V instead of T.
+# expect: looks like the mean over all T*V entries of one_hot * log_probs
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Returns the vector of per-position losses instead of their mean.
+# expect: looks like the per-position losses
 import numpy as np
 
 

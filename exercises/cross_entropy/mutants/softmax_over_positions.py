@@ -1,4 +1,5 @@
 # Normalises over positions (axis 0) instead of over the vocabulary (the last axis).
+# expect: looks like the softmax was taken over positions
 import numpy as np
 
 

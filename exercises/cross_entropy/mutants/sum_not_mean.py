@@ -1,4 +1,5 @@
 # Sums the per-position losses instead of averaging them over the T positions.
+# expect: looks like the sum over positions instead of the mean
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Divides by T * V (logits.size) instead of T, as if the loss were a mean over every logit.
+# expect: looks like a division by T*V
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Forgets the division by T: this is the gradient of the summed loss, not of the mean.
+# expect: looks like the division by T is missing
 import numpy as np
 
 

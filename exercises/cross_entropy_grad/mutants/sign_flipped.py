@@ -1,4 +1,5 @@
 # One-hot minus softmax: the right magnitude with the wrong sign (the direction that increases the loss).
+# expect: the sign is flipped
 import numpy as np
 
 

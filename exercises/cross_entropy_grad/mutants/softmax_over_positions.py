@@ -1,4 +1,5 @@
 # Takes the softmax over positions (axis 0) instead of over the vocabulary.
+# expect: looks like the softmax was taken over positions
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Loops over the first axis only: dW[ids[b]] += dout[b] is right for ids of shape (T,), but for (B, T) it
+# expect: looks like one dW[ids[b]] += dout[b] per sequence
 # still overwrites the repeated ids within a sequence.
 import numpy as np
 

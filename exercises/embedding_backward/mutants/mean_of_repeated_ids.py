@@ -1,4 +1,5 @@
 # Averages the gradients of a repeated id instead of adding them.
+# expect: looks like the gradients of a repeated id were averaged
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # dW[ids] += dout: buffered fancy indexing, so a repeated id keeps one position's gradient instead of the sum.
+# expect: looks like dW[ids] += dout
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Returns dout^T @ one_hot, of shape (C, V): the transpose of the gradient.
+# expect: looks transposed
 import numpy as np
 
 

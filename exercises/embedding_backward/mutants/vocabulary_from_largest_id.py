@@ -1,4 +1,5 @@
 # Sizes the table with ids.max() + 1 rows instead of V: the rows of the highest ids that never occur go missing.
+# expect: ids.max() + 1 rows
 import numpy as np
 
 

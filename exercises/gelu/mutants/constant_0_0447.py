@@ -1,4 +1,5 @@
 # Rounds the cubic coefficient to 0.0447 instead of 0.044715.
+# expect: looks like the constant 0.0447 was used
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Forgets the factor 0.5: x * (1 + tanh(...)) is twice the GELU.
+# expect: looks like the factor 0.5 is missing
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Uses the sigmoid approximation x * sigmoid(1.702 x) instead of the tanh formula.
+# expect: looks like the sigmoid approximation x * sigmoid(1.702 * x)
 import numpy as np
 
 

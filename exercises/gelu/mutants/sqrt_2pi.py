@@ -1,4 +1,5 @@
 # Uses sqrt(2 * pi) instead of sqrt(2 / pi) inside the tanh.
+# expect: looks like sqrt(2 * pi) was used
 import numpy as np
 
 

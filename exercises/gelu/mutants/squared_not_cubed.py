@@ -1,4 +1,5 @@
 # Uses x**2 instead of x**3 in the cubic term.
+# expect: looks like x**2 was used in the cubic term
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Builds tanh from exponentials, (e^2u - 1) / (e^2u + 1): e^2u overflows for large |x| and gives inf/inf = nan.
+# expect: NaN for large |x|
 import numpy as np
 
 

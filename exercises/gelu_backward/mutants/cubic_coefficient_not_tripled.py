@@ -1,4 +1,5 @@
 # Writes du/dx with 0.044715 * x**2 instead of 3 * 0.044715 * x**2.
+# expect: looks like du/dx uses 0.044715 * x**2
 import numpy as np
 
 

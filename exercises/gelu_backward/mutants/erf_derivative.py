@@ -1,4 +1,5 @@
 # Differentiates the exact erf GELU, Phi(x) + x * phi(x), instead of the tanh approximation.
+# expect: looks like the derivative of the exact erf GELU
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Computes in float32 whatever the inputs' precision.
+# expect: is float32 but the inputs are float64
 import numpy as np
 
 

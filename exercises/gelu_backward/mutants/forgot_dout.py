@@ -1,4 +1,5 @@
 # Returns gelu'(x) without multiplying it by dout.
+# expect: looks like gelu'(x) alone
 import numpy as np
 
 

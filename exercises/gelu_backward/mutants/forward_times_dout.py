@@ -1,4 +1,5 @@
 # Returns gelu(x) * dout, the forward function instead of its derivative.
+# expect: looks like gelu(x) * dout
 import numpy as np
 
 

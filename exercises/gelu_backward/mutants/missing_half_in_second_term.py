@@ -1,4 +1,5 @@
 # Drops the 0.5 from the product rule's second term.
+# expect: looks like the 0.5 is missing from the second term
 import numpy as np
 
 

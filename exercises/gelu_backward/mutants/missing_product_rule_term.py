@@ -1,4 +1,5 @@
 # Keeps only 0.5 * (1 + tanh(u)): the product rule's second term is forgotten.
+# expect: looks like only 0.5 * (1 + tanh(u)): the product rule's second term
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Drops the factor sqrt(2 / pi) from du/dx.
+# expect: looks like the factor sqrt(2 / pi) is missing from du/dx
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Takes the derivative of tanh(u) as 1 - tanh(u) instead of 1 - tanh(u)**2.
+# expect: looks like the derivative of tanh(u) was taken as 1 - tanh(u)
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Crops the context to the last 16 tokens, nanoGPT's idx[:, -block_size:] habit, although this model has no block size.
+# expect: looks like the context was cropped to the last 16 tokens
 import numpy as np
 
 BLOCK_SIZE = 16

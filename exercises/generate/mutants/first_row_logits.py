@@ -1,4 +1,5 @@
 # Samples from logits[0] (the prediction after the first token) instead of logits[-1].
+# expect: looks like the context never grew
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Ignores rng and draws with a generator it creates itself at every step.
+# expect: two calls with generators in the same state must return the same sequence
 import numpy as np
 
 

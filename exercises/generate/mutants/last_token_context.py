@@ -1,4 +1,5 @@
 # Feeds only the last token to gpt_logits instead of the whole sequence so far.
+# expect: looks like only the last token was fed to gpt_logits
 import numpy as np
 
 

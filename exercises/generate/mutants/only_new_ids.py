@@ -1,4 +1,5 @@
 # Returns only the new ids, without the prompt in front.
+# expect: looks like only the new ids
 import numpy as np
 
 

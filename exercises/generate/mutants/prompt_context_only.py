@@ -1,4 +1,5 @@
 # Runs the model on the prompt at every step: the context never grows.
+# expect: looks like the context never grew
 import numpy as np
 
 

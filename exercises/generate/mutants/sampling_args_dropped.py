@@ -1,4 +1,5 @@
 # Calls sample_token without temperature and top_k, so the defaults are always used.
+# expect: looks like top_k was not passed on to sample_token
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Fills arrays made by np.zeros((batch_size, block_size)), which are float64: token ids must stay integers.
+# expect: np.empty or np.zeros make float arrays
 import numpy as np
 
 

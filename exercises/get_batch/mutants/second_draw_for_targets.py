@@ -1,4 +1,5 @@
 # Draws the starts of the targets again instead of reusing the starts of the inputs.
+# expect: looks like the targets come from a second draw of starts
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Draws distinct starts with rng.choice(..., replace=False), which is another stream of numbers.
+# expect: looks like the starts were drawn without replacement
 import numpy as np
 
 

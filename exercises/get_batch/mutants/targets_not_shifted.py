@@ -1,4 +1,5 @@
 # Uses the inputs themselves as the targets: y = x instead of the window shifted by one.
+# expect: looks like y is x itself
 import numpy as np
 
 

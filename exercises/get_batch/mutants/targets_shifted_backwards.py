@@ -1,4 +1,5 @@
 # Shifts the targets the wrong way: y[b] = data[s - 1 : s + block_size - 1] (the previous tokens).
+# expect: looks like y is shifted the wrong way
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Does not chain the blocks: each block reads the embeddings, so only the last one counts.
+# expect: looks like only the last block was applied
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Applies the blocks in reverse order (last block first).
+# expect: looks like the blocks were applied in reverse order
 import numpy as np
 
 

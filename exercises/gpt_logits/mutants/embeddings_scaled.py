@@ -1,4 +1,5 @@
 # Scales the token embeddings by sqrt(C) before adding the positions (2017 Transformer habit).
+# expect: looks like the embeddings were multiplied by sqrt(C)
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Skips the final layer norm (lnf_g, lnf_b never used).
+# expect: looks like the final layer norm is missing
 import numpy as np
 
 

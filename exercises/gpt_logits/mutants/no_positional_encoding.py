@@ -1,4 +1,5 @@
 # Forgets the positional encoding: x = W_E[ids] only.
+# expect: looks like the positional encoding is missing
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Adds the positional encoding after the blocks instead of before the first one.
+# expect: looks like the positional encoding was added after the blocks
 import numpy as np
 
 

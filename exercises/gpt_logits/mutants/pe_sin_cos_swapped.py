@@ -1,4 +1,5 @@
 # Builds its own positional encoding with cos in the even columns and sin in the odd ones.
+# expect: looks like the positional encoding has sin and cos swapped
 import numpy as np
 
 

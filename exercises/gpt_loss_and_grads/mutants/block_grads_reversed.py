@@ -1,4 +1,5 @@
 # Appends each block's gradients as the backward pass meets it: the list comes out last block first.
+# expect: looks like grads['blocks'] is in reverse order
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Backpropagates through the blocks first to last instead of last to first.
+# expect: looks like the blocks were backpropagated first to last
 import numpy as np
 
 

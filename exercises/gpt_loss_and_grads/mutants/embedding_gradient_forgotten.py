@@ -1,4 +1,5 @@
 # Forgets the embedding's gradient of W_E: only the tied output layer's gradient is returned.
+# expect: looks like the embedding's gradient of W_E is missing
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Skips the final layer norm in the backward pass: dlogits @ W_E goes straight to the last block.
+# expect: looks like the final layer norm was skipped in the backward pass
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Sums the loss over positions instead of taking the mean (and so every gradient is T times too large).
+# expect: looks like the sum over positions
 import numpy as np
 
 

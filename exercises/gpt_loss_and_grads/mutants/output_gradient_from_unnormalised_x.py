@@ -1,4 +1,5 @@
 # Takes the tied output layer's gradient of W_E against the last block's output x instead of
+# expect: looks like the output gradient of W_E uses the un-normalised x
 # layer_norm(x), the input of the output layer.
 import numpy as np
 

@@ -1,4 +1,5 @@
 # Adds the gradient of the positional encoding to rows 0..T-1 of W_E, as if the positions were tokens.
+# expect: looks like the positional encoding's gradient was added to rows 0..T-1 of W_E
 import numpy as np
 
 

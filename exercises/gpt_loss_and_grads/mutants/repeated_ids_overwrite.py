@@ -1,4 +1,5 @@
 # Builds the embedding's gradient with dW[ids] += dx: a repeated id keeps only one of its rows.
+# expect: looks like a repeated id keeps only one position's gradient
 import numpy as np
 
 

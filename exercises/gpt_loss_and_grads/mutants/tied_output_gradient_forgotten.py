@@ -1,4 +1,5 @@
 # Forgets the tied output layer's gradient of W_E: only the embedding's gradient is returned.
+# expect: looks like the output layer's gradient of W_E is missing
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Stores the grown caches into the list it was given (block_caches[i] = ...) and returns that list: the
+# expect: `a = a * 2` makes a new array
 # caller's cache changes under it.
 import numpy as np
 

@@ -1,4 +1,5 @@
 # Encodes every token as position 0: sinusoidal_pe(1, C)[0], as if each call were the first.
+# expect: looks like every token was encoded as position 0
 import numpy as np
 
 

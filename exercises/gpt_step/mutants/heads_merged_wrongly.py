@@ -1,4 +1,5 @@
 # Merges the heads with out.T.reshape(C): column d * n_heads + h instead of head h in columns h*D to h*D + D - 1.
+# expect: looks like the heads were merged in the wrong order
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Never uses the cache: every block attends with cache=None, so each token only sees itself.
+# expect: looks like each token only attends to itself
 import numpy as np
 
 

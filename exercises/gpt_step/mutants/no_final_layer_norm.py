@@ -1,4 +1,5 @@
 # Leaves out the final layer norm: logits = x @ W_E.T.
+# expect: looks like the final layer norm is missing
 import numpy as np
 
 

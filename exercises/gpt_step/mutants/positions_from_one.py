@@ -1,4 +1,5 @@
 # Starts the positions at 1: the first id fed gets the encoding of position 1.
+# expect: looks like the positions start at 1
 import numpy as np
 
 

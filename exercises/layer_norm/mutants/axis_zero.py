@@ -1,4 +1,5 @@
 # Normalises over axis 0 (down the columns, like batch norm) instead of over the last axis.
+# expect: looks like the mean and variance were taken over axis 0
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Adds eps after the square root, (x - mean) / (std + eps), instead of inside it, sqrt(var + eps).
+# expect: looks like eps was added after the square root
 import numpy as np
 
 

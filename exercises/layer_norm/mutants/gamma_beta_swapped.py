@@ -1,4 +1,5 @@
 # Swaps gamma and beta: multiplies by beta and adds gamma.
+# expect: looks like gamma and beta are swapped
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Hard-codes eps = 1e-5 inside the formula, so the eps argument is ignored.
+# expect: looks like eps = 1e-5 was used whatever the eps argument said
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Divides by var + eps, forgetting the square root.
+# expect: looks like the division is by var + eps instead of its square root
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Computes the variance in one pass as mean(x**2) - mean(x)**2, which cancels catastrophically when the values sit far from 0.
+# expect: a variance computed as mean(x**2) - mean(x)**2 loses its digits
 import numpy as np
 
 

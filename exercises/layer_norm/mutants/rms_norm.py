@@ -1,4 +1,5 @@
 # RMSNorm instead of layer norm: no mean subtraction, divides by the root mean square of x.
+# expect: looks like RMSNorm
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Uses the unbiased variance (ddof=1, dividing by C - 1) instead of layer norm's biased one.
+# expect: looks like the unbiased variance
 import numpy as np
 
 

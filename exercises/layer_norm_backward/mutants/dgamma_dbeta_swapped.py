@@ -1,4 +1,5 @@
 # Returns dbeta where dgamma goes and dgamma where dbeta goes.
+# expect: looks like dbeta
 import numpy as np
 
 

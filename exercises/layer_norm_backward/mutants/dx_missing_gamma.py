@@ -1,4 +1,5 @@
 # Forgets gamma in the gradient reaching x_hat: g = dout instead of dout * gamma.
+# expect: looks like gamma is missing from dx
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Adds eps after the square root, 1 / (sqrt(var) + eps), as in a different forward pass.
+# expect: looks like eps was added after the square root
 import numpy as np
 
 

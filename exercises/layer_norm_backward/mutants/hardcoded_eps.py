@@ -1,4 +1,5 @@
 # Uses eps = 1e-5 whatever the eps argument says.
+# expect: looks like eps = 1e-5 was used whatever the eps argument said
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Drops the mean's term of dx: only the variance's dependence on x is followed.
+# expect: looks like the mean's term is missing
 import numpy as np
 
 

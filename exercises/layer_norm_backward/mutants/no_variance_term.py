@@ -1,4 +1,5 @@
 # Drops the variance's term of dx: only the mean's dependence on x is followed.
+# expect: looks like the variance's term is missing
 import numpy as np
 
 

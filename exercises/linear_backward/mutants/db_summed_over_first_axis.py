@@ -1,4 +1,5 @@
 # Sums db over the first axis only: for a 3-D dout that is the batch axis, not the positions.
+# expect: dout.sum(axis=0) sums the batch axis only
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Leaves one dW per sequence of the batch, shape (B, C_in, C_out), never summed over the batch.
+# expect: one matrix per sequence of the batch
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Loops over the batch but overwrites dW instead of adding to it: only the last sequence counts.
+# expect: looks like only the last sequence of the batch counts
 import numpy as np
 
 

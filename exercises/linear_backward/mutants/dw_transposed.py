@@ -1,4 +1,5 @@
 # Returns dout.T @ x, the transpose of dW.
+# expect: looks transposed
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Averages dW and db over the rows instead of summing them.
+# expect: looks like a mean over the 3 rows
 import numpy as np
 
 

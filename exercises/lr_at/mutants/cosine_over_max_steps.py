@@ -1,4 +1,5 @@
 # Runs the cosine over max_steps instead of the decay span max_steps - warmup_steps.
+# expect: looks like the cosine runs over max_steps instead of the decay span
 import math
 
 

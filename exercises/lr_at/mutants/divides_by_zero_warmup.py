@@ -1,4 +1,5 @@
 # Computes the warmup fraction before checking the phase: divides by zero when warmup_steps is 0.
+# expect: with warmup_steps = 0 there is no warmup
 import math
 
 

@@ -1,4 +1,5 @@
 # Returns min_lr as it was given after max_steps: an int when the arguments are ints.
+# expect: with int arguments, return float(min_lr) or float(...) of the result
 import math
 
 

@@ -1,4 +1,5 @@
 # Decays (max_lr - min_lr) by the cosine but does not add min_lr back.
+# expect: looks like min_lr was not added back
 import math
 
 

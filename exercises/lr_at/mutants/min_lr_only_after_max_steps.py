@@ -1,4 +1,5 @@
 # Returns min_lr only once step > max_steps, so max_steps == warmup_steps divides 0 by 0 at step max_steps.
+# expect: with max_steps == warmup_steps the decay span is empty
 import math
 
 

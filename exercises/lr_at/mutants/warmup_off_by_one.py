@@ -1,4 +1,5 @@
 # Warms up with step / warmup_steps: step 0 gets a rate of 0 and max_lr comes one step late.
+# expect: looks like the warmup is max_lr * step / warmup_steps
 import math
 
 

@@ -1,4 +1,5 @@
 # Warms up while step <= warmup_steps, so step warmup_steps overshoots max_lr.
+# expect: looks like the warmup also covers step == warmup_steps
 import math
 
 

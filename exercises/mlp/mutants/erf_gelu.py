@@ -1,4 +1,5 @@
 # Uses the exact erf GELU 0.5*h*(1 + erf(h/sqrt(2))) instead of GPT-2's tanh approximation.
+# expect: looks like the exact erf GELU 0.5*h*(1 + erf(h/sqrt(2)))
 import math
 
 import numpy as np

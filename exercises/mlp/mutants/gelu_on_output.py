@@ -1,4 +1,5 @@
 # Applies gelu after the second layer as well (an activation after every layer).
+# expect: looks like gelu was applied to the output too
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Forgets the output bias b2.
+# expect: looks like b2 is missing
 import numpy as np
 
 

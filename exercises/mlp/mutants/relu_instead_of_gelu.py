@@ -1,4 +1,5 @@
 # Uses ReLU max(h, 0) as the activation instead of GELU.
+# expect: looks like ReLU max(h
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Uses the sigmoid approximation h * sigmoid(1.702 h) instead of the tanh form of GELU.
+# expect: looks like the sigmoid approximation h*sigmoid(1.702*h)
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Splits the heads with reshape(T, D, n_heads): head h gets the interleaved columns h, h + n_heads, ...
+# expect: looks like the heads were split with reshape(T
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Reshapes the stacked heads (n_heads, T, D) straight to (T, C) without moving the head axis first.
+# expect: looks like the (n_heads, T, D) heads were reshaped to (T, C) without moving the head axis first
 import numpy as np
 
 

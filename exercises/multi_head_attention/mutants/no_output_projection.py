@@ -1,4 +1,5 @@
 # Forgets the output projection: returns the concatenated heads without multiplying by W_o.
+# expect: looks like the output projection was left out
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Heads use plain (non-causal) attention: every position sees the future.
+# expect: looks like the heads are not causal
 import numpy as np
 
 

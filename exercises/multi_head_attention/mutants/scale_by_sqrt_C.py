@@ -1,4 +1,5 @@
 # Scales every head by sqrt(C), the model width, instead of sqrt(D), the head width.
+# expect: looks like the scores were divided by sqrt(C)
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Applies every weight matrix transposed (x @ W.T, as with a PyTorch nn.Linear weight).
+# expect: looks like the weights were applied transposed
 import numpy as np
 
 

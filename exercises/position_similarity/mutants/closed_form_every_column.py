@@ -1,4 +1,5 @@
 # Closed form summed over all C columns instead of the C/2 pairs, so every pair is counted twice.
+# expect: looks like every pair was counted twice
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Closed form sum_i cos((p1-p2) w_i) but with w_i = 1/10000**(i/C) instead of 1/10000**(2i/C).
+# expect: looks like the frequencies use i/C instead of 2i/C
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Normalises the rows first (cosine similarity), so the diagonal is 1 instead of C/2.
+# expect: looks like the rows were normalised
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Computes PE.T @ PE, a (C, C) matrix comparing dimensions, instead of PE @ PE.T comparing positions.
+# expect: looks like PE.T @ PE
 import numpy as np
 
 

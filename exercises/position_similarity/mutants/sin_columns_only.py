@@ -1,4 +1,5 @@
 # Forgets the cos columns: only the sin half of each pair enters the dot product.
+# expect: looks like only the sin columns were used
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Subtracts the sin*sin terms (the cos(a+b) formula), giving sum_i cos((p1+p2) w_i).
+# expect: looks like the sin*sin terms were subtracted instead of added
 import numpy as np
 
 

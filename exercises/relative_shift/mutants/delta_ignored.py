@@ -1,4 +1,5 @@
 # Forgets to multiply by delta: every block rotates by omega_i, i.e. it always returns M_1.
+# expect: looks like delta is not used
 import numpy as np
 
 

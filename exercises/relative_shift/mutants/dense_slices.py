@@ -1,4 +1,5 @@
 # Slice assignment M[0::2, 0::2] = ... fills whole (C/2, C/2) grids, so the matrix is dense, not block diagonal.
+# expect: looks like values were written into whole
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Frequencies use i/C instead of 2i/C, so they do not match the encoding being shifted.
+# expect: looks like the frequencies use i/C instead of 2i/C
 import numpy as np
 
 

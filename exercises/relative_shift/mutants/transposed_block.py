@@ -1,4 +1,5 @@
 # Uses the textbook rotation block [[cos, -sin], [sin, cos]], which is the transpose: it shifts by -delta.
+# expect: looks like every 2x2 block is transposed
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Multiplies delta by the wavelength 10000**(2i/C) instead of the frequency 1/10000**(2i/C).
+# expect: looks like delta was multiplied by the wavelength 10000^(2i/C) instead of the frequency 1/10000^(2i/C)
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Cosine addition formula with + instead of -: the block is [[cos, sin], [sin, cos]].
+# expect: looks like a sign is missing
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Frequencies base**(-i/d) instead of base**(-2i/d), so they fall off too slowly.
+# expect: looks like the exponent uses i/d instead of 2i/d
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Rotates the pairs (i, i + d/2) ("rotate_half", GPT-NeoX layout) instead of the interleaved pairs (2i, 2i+1).
+# expect: looks like pairs (i, i + d/2) were rotated
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Hard-codes 10000 and ignores the base argument.
+# expect: looks like the base argument
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # The sin term of out[2i+1] has the wrong sign: x[2i]*(-sin) + x[2i+1]*cos, which is not a rotation.
+# expect: looks like the sin term of out[2i+1] has the wrong sign
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Rotates in place: the even columns are overwritten first, and the odd columns are then computed from the rotated values.
+# expect: looks like column 2i was overwritten with its rotated value before column 2i+1 was
 import numpy as np
 
 

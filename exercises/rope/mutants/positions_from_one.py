@@ -1,4 +1,5 @@
 # Positions run 1..T instead of 0..T-1, so row 0 is already rotated.
+# expect: looks like positions start at 1 instead of 0
 import numpy as np
 
 

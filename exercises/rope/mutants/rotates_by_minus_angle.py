@@ -1,4 +1,5 @@
 # Both sin terms have the wrong sign, so every pair is rotated by -t*omega_i.
+# expect: looks like every pair was rotated by -angle
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Expands the d/2 angles to d columns with np.tile (0, 1, ..., 0, 1, ...) instead of np.repeat (0, 0, 1, 1, ...).
+# expect: looks like the d/2 angles were spread over the d columns with np.tile
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Returns the argmax of the (filtered, scaled) logits instead of drawing from the distribution.
+# expect: looks like np.argmax
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Draws with the global np.random state instead of the generator it is given.
+# expect: two calls with generators in the same state must return the same token
 import numpy as np
 
 

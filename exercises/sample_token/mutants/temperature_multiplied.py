@@ -1,4 +1,5 @@
 # Multiplies the logits by the temperature instead of dividing them.
+# expect: looks like the logits were multiplied by the temperature
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # top_k keeps exactly k ids chosen with argsort, dropping logits tied with the k-th largest.
+# expect: looks like exactly k ids were kept
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # top_k keeps the k smallest logits (masks everything above the k-th smallest).
+# expect: did top_k keep the k smallest logits?
 import numpy as np
 
 

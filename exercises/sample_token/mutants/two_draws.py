@@ -1,4 +1,5 @@
 # Uses the generator twice: a throw-away rng.random() before the draw that counts.
+# expect: looks like the generator was used twice
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Softmax without subtracting the maximum: at a temperature near 0, exp(logits / temperature) overflows.
+# expect: np.exp overflows to inf and inf / inf is nan
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Treats the angle t * omega_i as degrees and converts it to radians before sin/cos.
+# expect: looks like the angles were treated as degrees
 import numpy as np
 
 

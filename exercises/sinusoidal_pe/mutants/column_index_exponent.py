@@ -1,4 +1,5 @@
 # Uses the column index j in the exponent (j/C), so a cos column gets a different frequency from its sin partner.
+# expect: looks like the exponent uses the column index j/C
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Exponent uses i/C instead of 2i/C, so the frequencies fall off too slowly.
+# expect: looks like the exponent uses i/C instead of 2i/C
 import numpy as np
 
 

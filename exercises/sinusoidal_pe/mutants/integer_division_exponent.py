@@ -1,4 +1,5 @@
 # Integer division in the exponent: 2*i//C is 0 for every pair, so all frequencies are 1.
+# expect: looks like every pair got frequency 1
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Positions run 1..T instead of 0..T-1.
+# expect: looks like positions start at 1 instead of 0
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Stacks all sin columns then all cos columns ([sin..., cos...]) instead of interleaving them.
+# expect: looks like all sin values fill the first C/2 columns and all cos values the last C/2
 import numpy as np
 
 

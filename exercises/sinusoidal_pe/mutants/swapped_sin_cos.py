@@ -1,4 +1,5 @@
 # Puts cos in the even columns and sin in the odd columns.
+# expect: looks like sin and cos are swapped
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Computes the probabilities but forgets to return them (the function returns None).
+# expect: did you forget to return the result
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Subtracts one maximum for the whole array (x.max() without axis): a slice far below it underflows to 0/0 = nan.
+# expect: looks like one maximum for the whole array
 import numpy as np
 
 

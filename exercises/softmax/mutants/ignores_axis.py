@@ -1,4 +1,5 @@
 # Ignores the axis argument and always normalises the last axis.
+# expect: looks like the slices along axis 1 sum to 1 instead of those along axis 0
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Takes the stabilising maximum along the last axis but sums along `axis`: the shift no longer cancels when axis != -1.
+# expect: looks like the maximum was taken along the last axis but the sum along the axis argument
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Textbook formula without the shift: np.exp overflows to inf for scores above ~709 and the result is nan.
+# expect: np.exp overflows without a shift
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Divides by the sum over the whole array, so only 1-D inputs come out right.
+# expect: looks like the whole array was divided by one sum
 import numpy as np
 
 

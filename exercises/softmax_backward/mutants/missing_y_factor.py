@@ -1,4 +1,5 @@
 # Forgets the leading factor y: dout - sum(dout * y).
+# expect: looks like dout - sum(dout * y) without the leading factor y
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Multiplies only dout by y: y * dout - sum(dout * y).
+# expect: looks like y * dout - sum(dout * y)
 import numpy as np
 
 

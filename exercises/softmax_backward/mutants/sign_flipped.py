@@ -1,4 +1,5 @@
 # Flips the sign: y * (sum(dout * y) - dout).
+# expect: the sign is flipped
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Sums dout alone instead of dout * y.
+# expect: looks like the sum of dout alone
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Sums over axis 0 instead of the softmax axis.
+# expect: looks like the sum was taken over axis 0
 import numpy as np
 
 

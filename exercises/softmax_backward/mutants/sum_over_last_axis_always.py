@@ -1,4 +1,5 @@
 # Ignores axis when summing: always sums over the last axis.
+# expect: looks like the sum was taken over axis 1
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Sums dout * y over the whole array instead of over each slice.
+# expect: looks like one sum over the whole array
 import numpy as np
 
 

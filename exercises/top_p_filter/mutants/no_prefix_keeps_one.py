@@ -1,4 +1,5 @@
 # Finds the end of the prefix with np.argmax(cumulative >= top_p): when rounding keeps every running sum below
+# expect: with top_p = 1 every id is kept
 # top_p (top_p = 1), argmax of an all-False array is 0 and only the most likely id is kept.
 import numpy as np
 

@@ -1,4 +1,5 @@
 # Zeroes the ids outside the nucleus but does not renormalise: the result sums to less than 1.
+# expect: looks like the kept probabilities were not renormalised
 import numpy as np
 
 

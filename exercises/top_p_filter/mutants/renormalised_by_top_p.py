@@ -1,4 +1,5 @@
 # Divides the kept probabilities by top_p instead of by their own sum (which is top_p or more).
+# expect: looks like the kept probabilities were divided by top_p
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Sorts the ids by increasing probability: the prefix collects the least likely ids.
+# expect: looks like the ids were sorted by increasing probability
 import numpy as np
 
 

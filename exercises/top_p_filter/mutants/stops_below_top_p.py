@@ -1,4 +1,5 @@
 # Keeps only the ids whose running sum stays below top_p (at least one): the id that takes the sum to top_p
+# expect: looks like the prefix stops before its sum reaches top_p
 # is dropped, so the kept probabilities add up to less than top_p.
 import numpy as np
 

@@ -1,4 +1,5 @@
 # Stops at the first running sum > top_p instead of >= top_p: when a sum equals top_p exactly, one id too many.
+# expect: looks like the prefix goes on until its sum is > top_p
 import numpy as np
 
 

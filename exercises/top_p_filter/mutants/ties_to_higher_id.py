@@ -1,4 +1,5 @@
 # Sorts descending with np.argsort(probs)[::-1]: among equal probabilities the higher id comes first.
+# expect: looks like ties were broken towards the higher id
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Takes the running sum over the sorted logits instead of the probabilities, then renormalises the
+# expect: looks like the ids were sorted by increasing probability
 # probabilities of the ids it kept.
 import numpy as np
 

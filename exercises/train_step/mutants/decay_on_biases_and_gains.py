@@ -1,4 +1,5 @@
 # Applies weight decay to every array, biases and layer-norm gains included.
+# expect: looks like weight decay was applied to every array
 import numpy as np
 
 

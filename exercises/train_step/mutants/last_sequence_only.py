@@ -1,4 +1,5 @@
 # Overwrites the gradients at every sequence, so only the last sequence's are used.
+# expect: looks like only the last sequence's gradients were kept
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Returns the loss measured with the updated parameters instead of before the update.
+# expect: looks like the loss was measured after the update
 import numpy as np
 
 

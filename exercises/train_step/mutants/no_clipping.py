@@ -1,4 +1,5 @@
 # Leaves the gradients unclipped.
+# expect: looks like the gradients were not clipped
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Passes no weight decay at all: the matrices are not decayed either.
+# expect: looks like no array was decayed
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Writes the new step count and moments into the opt it was given instead of a new dict.
+# expect: `a = a * 2` makes a new array
 import numpy as np
 
 

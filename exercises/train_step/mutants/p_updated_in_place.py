@@ -1,4 +1,5 @@
 # Stores the new parameters in the dicts of the p it was given and returns that p.
+# expect: `a = a * 2` makes a new array
 import numpy as np
 
 

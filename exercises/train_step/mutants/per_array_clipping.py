@@ -1,4 +1,5 @@
 # Clips every array by its own norm instead of all the gradients together.
+# expect: looks like each array was clipped by its own norm
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Sums the gradients of the sequences instead of averaging them (the loss is still the mean).
+# expect: looks like the gradients were summed over the batch instead of averaged
 import numpy as np
 
 

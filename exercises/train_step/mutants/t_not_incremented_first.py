@@ -1,4 +1,5 @@
 # Steps with the old t and increments it afterwards: the first step runs with t = 0.
+# expect: is opt['t'] incremented before adamw_step?
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Layer norm with eps outside the square root: sqrt(var) + eps instead of sqrt(var + eps).
+# expect: looks like eps was added outside the square root
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # No residual connections: each sublayer output replaces x instead of being added to it.
+# expect: looks like a residual connection is missing
 import numpy as np
 
 

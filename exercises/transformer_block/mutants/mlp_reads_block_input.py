@@ -1,4 +1,5 @@
 # The MLP branch normalises the block input x instead of a = x + attention(...) (parallel block).
+# expect: looks like the MLP's layer norm reads the block's input x instead of a
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Writes its own attention inside the block and forgets the causal mask: every query sees the future keys.
+# expect: set the scores of j > i to -inf before the softmax
 import numpy as np
 
 

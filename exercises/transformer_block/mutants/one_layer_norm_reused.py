@@ -1,4 +1,5 @@
 # Reuses ln1_g/ln1_b for the layer norm before the MLP (one layer norm for both sublayers).
+# expect: looks like ln1_g/ln1_b were used for both layer norms
 import numpy as np
 
 

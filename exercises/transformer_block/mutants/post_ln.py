@@ -1,4 +1,5 @@
 # Post-LN (2017 layout): x = layer_norm(x + sublayer(x)) instead of x = x + sublayer(layer_norm(x)).
+# expect: looks like post-LN
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # The residual adds the normalised x: h = layer_norm(x); x = h + sublayer(h).
+# expect: looks like post-LN
 import numpy as np
 
 

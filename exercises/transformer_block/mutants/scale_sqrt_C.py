@@ -1,4 +1,5 @@
 # Divides the attention scores by sqrt(C) (the model width) instead of sqrt(D), D = C // n_heads.
+# expect: looks like the attention scores are divided by sqrt(C) instead of sqrt(D)
 import math
 
 import numpy as np

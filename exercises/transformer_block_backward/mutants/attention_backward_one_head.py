@@ -1,4 +1,5 @@
 # Runs the attention backward on the whole (T, C) arrays as one head: every head's keys mixed, scaled
+# expect: looks like the attention backward ran on the whole
 # by 1/sqrt(C) instead of 1/sqrt(D).
 import numpy as np
 

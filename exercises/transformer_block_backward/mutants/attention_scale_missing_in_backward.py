@@ -1,4 +1,5 @@
 # Writes the attention backward by hand and forgets the 1/sqrt(D) of the scores in dq and dk.
+# expect: looks like the 1/sqrt(D) scale is missing from dq and dk
 import numpy as np
 
 

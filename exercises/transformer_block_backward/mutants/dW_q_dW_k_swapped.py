@@ -1,4 +1,5 @@
 # Stores the gradient of W_q under W_k and that of W_k under W_q.
+# expect: looks like the gradients of W_q and W_k are swapped
 import numpy as np
 
 

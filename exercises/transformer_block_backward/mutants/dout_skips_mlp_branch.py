@@ -1,4 +1,5 @@
 # Passes dout to x1 without the MLP sublayer's part: dx1 = dout, the gradient through ln2 is dropped.
+# expect: looks like dx1 = dout only
 import numpy as np
 
 

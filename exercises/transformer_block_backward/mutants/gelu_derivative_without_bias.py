@@ -1,4 +1,5 @@
 # Takes GELU's derivative at h2 @ W1, without b1: not at z, the input GELU was applied to.
+# expect: looks like GELU's derivative is taken at h2 @ W1 without b1
 import numpy as np
 
 

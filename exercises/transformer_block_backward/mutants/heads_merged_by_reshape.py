@@ -1,4 +1,5 @@
 # Splits and merges the heads in the backward pass with a plain reshape (no transpose): head h no longer
+# expect: looks like the backward splits or merges the heads with a plain reshape
 # holds columns h*D to (h+1)*D - 1.
 import numpy as np
 

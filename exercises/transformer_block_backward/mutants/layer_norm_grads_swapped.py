@@ -1,4 +1,5 @@
 # Stores the gradients of the two layer norms under each other's names (ln1 <-> ln2).
+# expect: looks like the two layer norms' gradients are swapped
 import numpy as np
 
 

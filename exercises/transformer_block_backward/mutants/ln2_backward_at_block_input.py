@@ -1,4 +1,5 @@
 # Runs ln2's backward at the block input x instead of x1 = x + attention(...), the input ln2 normalised.
+# expect: looks like ln2's backward is evaluated at the block input x
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # Forgets the MLP sublayer's residual: dx1 is only the gradient through ln2, dout never reaches x1 directly.
+# expect: looks like dout does not reach x1 directly
 import numpy as np
 
 

@@ -1,0 +1,385 @@
+"""Shared helpers for hidden tests (AUTHORING.md, section 4.8): import them instead of copying helpers.
+
+    from grader.core.testkit import call, compare, diagnose, expect_gradient, expect_frequencies, num_pair
+
+- `num`, `num_pair`, `expected_got`: numbers for messages; a pair shows the digits that differ
+  ("expected -0.5, got -0.49999994").
+- `call`, `call_many`: call the learner's function and get its result as checked float64 arrays (not None,
+  an ndarray, precise enough, the right shape, with a hint for a telling wrong shape).
+- `checked_array`: the same checks on a result already in hand.
+- `items`, `as_dict`, `as_float`, `as_int`, `as_int_list`: other results (tuples, dicts, numbers, ids),
+  type-checked with hints.
+- `compare`: fail at the worst entry, naming the classic mistake the result matches (`diagnose`).
+- `diagnose`: " (looks like ...)" for the first (or closest, or only) mistake that reproduces a result;
+  `Diagnosis` binds an exercise's mistakes once, for tests that diagnose in many places.
+- `numeric_gradient`, `expect_gradient`: central differences, entry by entry.
+- `binomial_range`, `expect_count`, `expect_frequencies`: counts of random results, checked with a stated
+  probability of failing a correct solution.
+
+Like checks.py, nothing here calls a method of the learner's result: it is looked at through `as_array` copies.
+"""
+
+import collections
+import math
+
+import numpy as np
+
+from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.numbers import expected_got, num, num_pair
+
+__all__ = ["Called", "Diagnosis", "as_dict", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many",
+           "checked_array", "compare", "diagnose", "expect_count", "expect_frequencies", "expect_gradient",
+           "expected_got", "items", "num", "num_pair", "numeric_gradient"]
+
+FALSE_FAILURE = 1e-6  # default chance that a statistical check fails a correct solution
+
+
+# ---- calling the learner's function ---------------------------------------------------------------
+
+Called = collections.namedtuple("Called", "value precision what")
+
+
+def call(entry, *args, what=None, shape=None, shape_hint=None, precision=None, **kwargs):
+    """`entry(*args, **kwargs)` as a float64 array copy: Called(value, precision, what).
+
+    Fails when the result is None (with "did you forget to return the result?"), not a floating-point
+    ndarray as precise as the inputs (`as_array`), or not of `shape` (when given); `shape_hint(got_shape)`
+    may return a few words on what the wrong shape suggests, added to that message.  `precision` defaults
+    to `precision_of` the arguments; `what` (how messages name the call) to "name(...)".
+    """
+    what = what or f"{_name(entry)}(...)"
+    precision = precision or precision_of(*args, *kwargs.values())
+    result = entry(*args, **kwargs)
+    value = checked_array(result, precision, what=what, shape=shape, shape_hint=shape_hint)
+    return Called(value, precision, what)
+
+
+def call_many(entry, *args, names, shapes=None, what=None, shape_hint=None, precision=None, **kwargs):
+    """`entry(*args, **kwargs)` returning a tuple of arrays named `names`: Called([arrays], precision, what).
+
+    Each array is checked as `call` checks one, its message naming it ("dW of linear_backward(...)");
+    `shapes` lists the shapes in the same order and `shape_hint(name, got_shape)` the hints.
+    """
+    what = what or f"{_name(entry)}(...)"
+    precision = precision or precision_of(*args, *kwargs.values())
+    result = items(entry(*args, **kwargs), what, names=names)
+    values = []
+    for index, (name, item) in enumerate(zip(names, result)):
+        shape = None if shapes is None else shapes[index]
+        hint = None if shape_hint is None else (lambda got, name=name: shape_hint(name, got))
+        values.append(checked_array(item, precision, what=f"{name} of {what}", shape=shape, shape_hint=hint))
+    return Called(values, precision, what)
+
+
+def checked_array(result, precision, *, what="your function's result", shape=None, shape_hint=None):
+    """A result the learner returned, checked as `call` checks it, as a float64 array copy."""
+    shown = "an array" if shape is None else f"an array of shape {tuple(shape)}"
+    if result is None:
+        fail(f"{what}: expected {shown}, got None (did you forget to return the result?)")
+    value = as_array(result, precision, what=what)
+    if shape is not None and tuple(value.shape) != tuple(shape):
+        hint = shape_hint(tuple(value.shape)) if shape_hint is not None else ""
+        fail(f"{what}: expected shape {tuple(shape)}, got {tuple(value.shape)}{f' ({hint})' if hint else ''}")
+    return value
+
+
+def items(value, what, *, names=None):
+    """The items of a tuple or list the learner returned (as a tuple), read without calling its methods;
+    fails when `value` is neither, or (with `names`) does not hold one item per name."""
+    wanted = "a tuple" if names is None else f"a tuple of {len(names)} values ({', '.join(names)})"
+    if issubclass(type(value), tuple):
+        found = tuple(tuple.__iter__(value))
+    elif issubclass(type(value), list):
+        found = tuple(list.__iter__(value))
+    else:
+        fail(f"{what}: expected {wanted}, got {type_name(value)}")
+    if names is not None and len(found) != len(names):
+        fail(f"{what}: expected {wanted}, got {len(found)} value(s)")
+    return found
+
+
+def as_dict(value, keys, what, *, keys_named=None, others=False):
+    """A dict the learner returned with exactly `keys` (strings; with `others`, at least these), as a plain
+    dict of them; fails naming the keys missing and unexpected.  `keys_named` says which keys in words
+    ("the twelve keys of p")."""
+    keys_named = keys_named or "the keys " + ", ".join(repr(key) for key in keys)
+    if type(value) is not dict:
+        fail(f"{what} should be a dict with {keys_named}, got {type_name(value)}")
+    names = list(dict.__iter__(value))
+    odd = [name for name in names if type(name) is not str]
+    if odd:
+        fail(f"{what}: its keys should be strings, {keys_named}, got a key of type {type_name(odd[0])}")
+    missing = [key for key in keys if key not in names]
+    extra = [] if others else [name for name in names if name not in keys]
+    if missing or extra:
+        fail(f"{what} should have {'' if others else 'exactly '}{keys_named}"
+             + (f"; missing {', '.join(repr(key) for key in missing)}" if missing else "")
+             + (f"; unexpected {', '.join(repr(name) for name in extra)}" if extra else ""))
+    return {key: dict.__getitem__(value, key) for key in keys}
+
+
+def as_float(value, precision, what, *, shape_hint=None):
+    """A real number the learner returned (a Python or numpy float, or a 0-d float array) as a Python float,
+    at least as precise as `precision`; `shape_hint(shape)` says what an array in its place suggests."""
+    kind = type(value)
+    if issubclass(kind, float):                   # np.float64 too
+        return float.__float__(value)
+    if issubclass(kind, (np.ndarray, np.generic)):
+        array = np.array(value, copy=True, subok=False)
+        if array.dtype.kind != "f":
+            hint = " (an int() or integer dtype somewhere?)" if array.dtype.kind in "iu" else ""
+            fail(f"{what} should be a floating-point number, got a numpy {array.dtype} value{hint}")
+        if array.shape != ():
+            hint = shape_hint(tuple(array.shape)) if shape_hint is not None else ""
+            fail(f"{what} should be a single number (a float or a 0-d array), got an array of shape "
+                 f"{array.shape}{f' ({hint})' if hint else ''}")
+        return float(as_array(array, precision, what=what))
+    hint = ""
+    if issubclass(kind, int) and not issubclass(kind, bool):
+        hint = " (return a float: float(...) converts it)"
+    elif issubclass(kind, (list, tuple)):
+        hint = " (return the number itself, not a container holding it)"
+    fail(f"{what} should be a floating-point number, got {type_name(value)}{hint}")
+
+
+def as_int(value, what, *, of="an id"):
+    """A Python int or numpy integer the learner returned, as a Python int (a bool is refused)."""
+    kind = type(value)
+    if issubclass(kind, (bool, np.bool_)):
+        fail(f"{what} should be {of} (an int), got a bool")
+    if issubclass(kind, int):
+        return int.__index__(value)
+    if issubclass(kind, np.integer):
+        return int(np.array(value, copy=True, subok=False))
+    hint = ""
+    if issubclass(kind, np.ndarray):
+        hint = " (return one number, not an array; int(...) converts it)"
+    elif issubclass(kind, (float, np.floating)):
+        hint = " (an integer is expected, not a float)"
+    fail(f"{what} should be {of} (an int), got {type_name(value)}{hint}")
+
+
+def as_int_list(value, what, *, item_hint=None):
+    """A Python list of Python ints the learner returned (`what` names it: "the result of f(x)"), failing with
+    a hint on a numpy array, a tuple, or an item that is not a Python int; `item_hint(item)` may add a few
+    words on such an item."""
+    if type(value) is not list:
+        hint = ""
+        if issubclass(type(value), np.ndarray):
+            hint = " (a numpy array: return a Python list, e.g. with .tolist())"
+        elif type(value) is tuple:
+            hint = " (return a list, not a tuple)"
+        fail(f"{what} should be a Python list of ints, got {type_name(value)}{hint}")
+    found = list(list.__iter__(value))
+    for position, entry in enumerate(found):
+        if type(entry) is not int:
+            hint = item_hint(entry) if item_hint is not None else ""
+            if issubclass(type(entry), np.integer):
+                hint = "a numpy integer: convert it with int(...), or use .tolist() on a numpy array"
+            fail(f"{what}[{position}] should be a Python int, got {type_name(entry)}{f' ({hint})' if hint else ''}")
+    return found
+
+
+def _name(entry):
+    name = getattr(entry, "__name__", None)  # the engine's wrapper, named like the entry: no learner code runs
+    return name if type(name) is str else "your function"
+
+
+# ---- naming the mistake ---------------------------------------------------------------------------
+
+def diagnose(got, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first", agree=None):
+    """" (hint)" for the mistake whose result `got` matches, or "" when none does (never raises).
+
+    `mistakes` is a list of (result, hint), or a function returning one, so that nothing is computed
+    unless a test fails; a result may also be a function of no arguments, called only when reached.
+    A mistake that gives the `correct` result (when given: a result, or a function of no arguments
+    returning it) explains nothing and is skipped, and so is one whose result cannot be computed or has
+    another shape.  Results are arrays (or nested lists of numbers) compared with np.allclose at atol and
+    rtol, or anything `agree(a, b)` (True when two results are the same) compares.  `pick`: the "first"
+    match, the "closest" match, the match only when every matching mistake has the same hint ("unique"),
+    or "all" of them (inputs that cannot tell mistakes apart then name each).
+    """
+    def same(a, b):
+        if agree is not None:
+            return bool(agree(a, b))
+        return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+
+    def distance(wrong):  # how far `got` is from a matching result, to pick the closest
+        if agree is not None:
+            return 0.0
+        error = np.nan_to_num(np.abs(got - wrong), nan=0.0)
+        return float(error.max()) if error.size else 0.0
+
+    as_result = (lambda value: value) if agree is not None else _as_float_array
+    try:
+        with np.errstate(all="ignore"):
+            got = as_result(got)
+            correct = _evaluate(correct, as_result) if correct is not None else None
+            found = []  # (distance, hint)
+            for candidate, hint in (mistakes() if callable(mistakes) else mistakes):
+                wrong = _evaluate(candidate, as_result)
+                if wrong is None or (correct is not None and same(wrong, correct)) or not same(got, wrong):
+                    continue
+                if pick == "first":
+                    return f" ({hint})"
+                found.append((distance(wrong), hint))
+    except Exception:  # a guess must never break the test
+        return ""
+    hints = list(dict.fromkeys(hint for _, hint in found))
+    if pick == "unique":
+        return f" ({hints[0]})" if len(hints) == 1 else ""
+    if pick == "all" and len(hints) > 1:
+        return " (these inputs match more than one classic mistake: " + "; or ".join(hints) + ")"
+    return f" ({min(found, key=lambda f: f[0])[1]})" if found else ""
+
+
+class Diagnosis:
+    """An exercise's classic mistakes, bound once, to name the one a wrong result matches:
+
+        _diagnosis = Diagnosis(_mistakes, correct=_expected, pick="unique")
+        ...
+        fail(f"... {_diagnosis(got, y, dout, axis, atol=tol)}")
+
+    `mistakes(*inputs)` returns [(result, hint)] and `correct(*inputs)` the right result; they are called
+    only when a diagnosis is asked for.  Calling the Diagnosis is `diagnose` on them (atol, rtol and pick
+    default to those given here).
+    """
+
+    def __init__(self, mistakes, *, correct=None, atol=1e-6, rtol=0.0, pick="first", agree=None):
+        self.mistakes, self.correct, self.agree = mistakes, correct, agree
+        self.atol, self.rtol, self.pick = atol, rtol, pick
+
+    def __call__(self, got, *inputs, atol=None, rtol=None):
+        correct = None if self.correct is None else (lambda: self.correct(*inputs))
+        return diagnose(got, lambda: self.mistakes(*inputs), correct=correct,
+                        atol=self.atol if atol is None else atol, rtol=self.rtol if rtol is None else rtol,
+                        pick=self.pick, agree=self.agree)
+
+
+def _evaluate(candidate, as_result):
+    """A mistake's result (computed when it is a function), or None when it cannot be computed."""
+    try:
+        return as_result(candidate() if callable(candidate) else candidate)
+    except Exception:
+        return None
+
+
+def _as_float_array(value):
+    return np.asarray(value, dtype=np.float64)
+
+
+def compare(got, expected, *, atol, rtol=0.0, what="your function's result", mistakes=(), mistakes_atol=None,
+            pick="first"):
+    """Fail at the worst entry where `got` (from `call`) differs from `expected` by more than atol + rtol * |expected|.
+
+    The message names the entry, both values (`num_pair`), how many entries differ and, through
+    `diagnose(got, mistakes, correct=expected, atol=mistakes_atol)`, the mistake the result matches
+    (mistakes_atol defaults to max(10 * atol, 1e-8)).  A NaN or inf counts as the worst difference.
+    The failure carries both arrays, so the page draws them.
+    """
+    expected = np.asarray(expected, dtype=np.float64)
+    if tuple(got.shape) != tuple(expected.shape):
+        fail(f"{what}: expected shape {tuple(expected.shape)}, got {tuple(got.shape)}", got=got, expected=expected)
+    with np.errstate(invalid="ignore"):
+        error = np.abs(got - expected) - (atol + rtol * np.abs(expected))
+    error[~np.isfinite(got)] = np.inf
+    if not error.size or error.max() <= 0:
+        return
+    index = tuple(int(i) for i in np.unravel_index(int(np.argmax(error)), error.shape))
+    want, have = num_pair(expected[index], got[index])
+    where = f", entry {list(index)}" if index else ""
+    diagnosis = diagnose(got, mistakes, correct=expected, atol=max(10 * atol, 1e-8) if mistakes_atol is None
+                         else mistakes_atol, pick=pick) if mistakes else ""
+    fail(f"{what}{where}: expected {want}, got {have} ({int((error > 0).sum())} of {error.size} entries differ)"
+         f"{diagnosis}", got=got, expected=expected)
+
+
+# ---- gradients --------------------------------------------------------------------------------------
+
+def numeric_gradient(loss, array, *, h=1e-5):
+    """d loss / d array by central differences: (loss(a + h e_i) - loss(a - h e_i)) / 2h for every entry i.
+
+    `loss` takes an array shaped like `array` (a float64 copy, moved at one entry) and returns a number.
+    """
+    base = np.array(array, dtype=np.float64)
+    gradient = np.zeros_like(base)
+    for index in np.ndindex(base.shape):
+        moved = base.copy()
+        moved[index] += h
+        plus = float(loss(moved))
+        moved[index] = base[index] - h
+        gradient[index] = (plus - float(loss(moved))) / (2 * h)
+    return gradient
+
+
+def expect_gradient(got, loss, array, *, h=1e-5, atol=1e-7, rtol=1e-7, what="the gradient", mistakes=()):
+    """Fail at the first entry of `got` that is not d loss / d array by central differences (`numeric_gradient`)
+    to within atol + rtol * |numeric|, saying at what rate the loss moves there and naming the mistake
+    `got` matches (`diagnose`, at 10 * atol)."""
+    numeric = numeric_gradient(loss, array, h=h)
+    if tuple(got.shape) != tuple(numeric.shape):
+        fail(f"{what}: expected shape {tuple(numeric.shape)}, got {tuple(got.shape)}")
+    for index in np.ndindex(numeric.shape):
+        if not abs(got[index] - numeric[index]) <= atol + rtol * abs(numeric[index]):
+            rate, says = num_pair(numeric[index], got[index])
+            where = f", entry {list(index)}" if index else ""
+            fail(f"{what}{where}: the loss changes at rate {rate} when that entry moves (central difference, "
+                 f"h = {h:g}), but the gradient says {says}"
+                 f"{diagnose(got, mistakes, correct=numeric, atol=10 * atol) if mistakes else ''}",
+                 got=got, expected=numeric)
+
+
+# ---- random results -------------------------------------------------------------------------------
+
+def binomial_range(n, p, false_failure=FALSE_FAILURE):
+    """(low, high): a Binomial(n, p) count lies outside [low, high] with probability at most `false_failure`
+    (each tail at most half of it; exact, from the binomial probabilities)."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"binomial_range: p = {p} is not a probability")
+    if p in (0.0, 1.0):
+        return (0, 0) if p == 0.0 else (n, n)
+    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    pmf = [math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
+           for k in range(n + 1)]
+    return _tail_end(pmf, range(n + 1), false_failure / 2), _tail_end(pmf, range(n, -1, -1), false_failure / 2)
+
+
+def _tail_end(pmf, order, budget):
+    """The first count, along `order`, past the longest run of counts whose probabilities add up to `budget`."""
+    total = 0.0
+    for k in order:
+        total += pmf[k]
+        if total > budget:
+            return k
+    return k
+
+
+def expect_count(count, n, p, *, false_failure=FALSE_FAILURE, what="the count"):
+    """Fail when `count` of `n` independent draws, each a hit with probability `p`, is not in `binomial_range`."""
+    low, high = binomial_range(n, p, false_failure)
+    if not low <= count <= high:
+        fail(f"{what}: {count} of {n} ({count / n:.3f}), expected between {low} and {high} for a probability of "
+             f"{num(p)} (a correct solution lands outside this range with probability below {false_failure:g})")
+
+
+def expect_frequencies(counts, p, *, false_failure=FALSE_FAILURE, what="the draws", label="outcome"):
+    """Fail when the counts of the outcomes of n draws (counts[j] for outcome j, of probability p[j]) do not
+    fit the probabilities: each count must lie in its `binomial_range` at false_failure / len(p), so that a
+    correct solution fails with probability at most `false_failure` in all."""
+    counts, p = [int(c) for c in counts], [float(v) for v in p]
+    n = sum(counts)
+    impossible = [j for j, (c, pj) in enumerate(zip(counts, p)) if pj == 0.0 and c > 0]
+    if impossible:  # the most telling failure: checked first
+        j = impossible[0]
+        fail(f"{what}: {label} {j} came {counts[j]} times in {n} draws, but its probability is 0 "
+             f"(p = {_list(p)}, counts = {counts})")
+    for j, (c, pj) in enumerate(zip(counts, p)):
+        low, high = binomial_range(n, pj, false_failure / len(p))
+        if not low <= c <= high:
+            fail(f"{what}: {label} {j} came {c} times in {n} draws ({c / n:.3f}), expected between {low} and "
+                 f"{high} for its probability p[{j}] = {pj:.3f} (p = {_list(p)}, counts = {counts}; a correct "
+                 f"solution fails this check with probability below {false_failure:g})")
+
+
+def _list(values):
+    return "[" + ", ".join(num(round(v, 3)) for v in values) + "]"

@@ -1,0 +1,64 @@
+"""The statement's text checked against its folder: no stray `$`, every image and relative link found.
+
+A relative image or link must point to a file inside the exercise's folder (the build copies it next to
+the page: `statement_assets`) or to another exercise's folder (`../softmax/`, its page on the site). The
+files that make the exercise itself (tests, reference, mutants, ...) are never published that way.
+"""
+
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from grader.exercise import REQUIRED_FILES, ExerciseError
+from markup.lint import references, stray_dollars
+
+PRIVATE_FOLDERS = ("mutants", "accepted")  # known-wrong and accepted solutions: never shown to learners
+STRAY_DOLLAR = ("a `$` that starts no formula is shown as a dollar sign: close the formula (`$x$`, no space "
+                "inside the dollars) or write `\\$` for a dollar sign")
+
+
+def statement_problems(exercise):
+    """'file:line: message' for each stray `$` (statement and hints), missing image and dead relative link."""
+    statement = exercise.path / "statement.md"
+    problems = [str(ExerciseError(statement, STRAY_DOLLAR, line)) for line in stray_dollars(exercise.statement)]
+    for number, hint in enumerate(exercise.hints, start=1):
+        if stray_dollars(hint):
+            problems.append(str(ExerciseError(exercise.path / "exercise.toml", f"hint {number}: {STRAY_DOLLAR}")))
+    for reference in references(exercise.statement):
+        _, problem = _resolve(exercise.path, reference)
+        if problem:
+            problems.append(str(ExerciseError(statement, problem, reference.line)))
+    return problems
+
+
+def statement_assets(exercise):
+    """The files of the exercise's folder its statement shows or links to, relative to the folder."""
+    assets = []
+    for reference in references(exercise.statement):
+        asset, problem = _resolve(exercise.path, reference)
+        if asset is not None and problem is None and asset not in assets:
+            assets.append(asset)
+    return assets
+
+
+def _resolve(folder, reference):
+    """(path of the asset inside `folder` or None, problem or None) for one image or link."""
+    parts = urlsplit(reference.address)
+    if parts.scheme or parts.netloc or not parts.path:
+        return None, None  # another site, or a place on this page
+    what = f"{reference.kind} {reference.address!r}"
+    if parts.path.startswith("/"):
+        return None, f"{what}: use an address relative to the statement (the site may live under a subfolder)"
+    folder = Path(folder).resolve()
+    target = (folder / unquote(parts.path)).resolve()
+    if not target.is_relative_to(folder):
+        if reference.kind == "link" and target.parent == folder.parent and (target / "exercise.toml").is_file():
+            return None, None  # another exercise's page
+        return None, (f"{what} points outside the exercise's folder: only files inside it are published "
+                      f"(and other exercises' pages, as `../softmax/`)")
+    asset = target.relative_to(folder)
+    if not target.is_file():
+        missing = "missing image" if reference.kind == "image" else "dead link"
+        return None, f"{missing}: {what}: there is no file {asset.as_posix()} in the exercise's folder"
+    if asset.as_posix() in REQUIRED_FILES or asset.parts[0] in PRIVATE_FOLDERS:
+        return None, f"{what}: {asset.as_posix()} is part of the exercise itself and is not published"
+    return asset, None

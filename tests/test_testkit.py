@@ -1,0 +1,179 @@
+"""grader.core.testkit, the helpers hidden tests share: messages, diagnoses, gradients and statistics."""
+
+import math
+
+import numpy as np
+import pytest
+
+from grader.core.checks import Failed, expect_close, precision_of
+from grader.core.testkit import (Diagnosis, as_dict, as_float, as_int, as_int_list, binomial_range, call, call_many,
+                                 compare, diagnose, expect_count, expect_frequencies, expect_gradient, expected_got,
+                                 items, num, num_pair, numeric_gradient)
+
+
+def failure(function, *args, **kwargs):
+    with pytest.raises(Failed) as caught:
+        function(*args, **kwargs)
+    return str(caught.value)
+
+
+# ---- numbers ----------------------------------------------------------------------------------------
+
+def test_a_pair_shows_the_digits_that_differ():
+    float32_half = float(np.float32(-0.49999994))
+    assert num_pair(-0.5, float32_half) == ("-0.5", "-0.49999994")
+    assert expected_got(-0.5, float32_half) == "expected -0.5, got -0.49999994"
+    assert num_pair(0.25, 0.75) == ("0.25", "0.75")          # six digits tell them apart: kept short
+    assert num_pair(2.0, 2.0) == ("2", "2")
+    assert num_pair(float("nan"), 1.0) == ("nan", "1")
+    assert num(3.0) == "3" and num(1 / 3) == "0.333333" and num(float("-inf")) == "-inf"
+
+
+def test_expect_close_shows_the_digits_that_differ():
+    message = failure(expect_close, np.array([1.0, float(np.float32(-0.49999994))]), [1.0, -0.5], atol=1e-9,
+                      what="f(x)")
+    assert message == "f(x)[1]: expected -0.5, got -0.49999994 (1 of 2 entries differ)"
+
+
+# ---- calling the learner's function ----------------------------------------------------------------
+
+def double(x):
+    return 2 * x
+
+
+def test_call_returns_a_checked_copy():
+    x = np.arange(3.0)
+    got, precision, what = call(double, x, shape=(3,))
+    assert got.tolist() == [0.0, 2.0, 4.0] and got.dtype == np.float64
+    assert precision.dtype == np.float64 and what == "double(...)"
+
+
+@pytest.mark.parametrize("function, message", [
+    (lambda x: None, "f(x): expected an array of shape (3,), got None (did you forget to return the result?)"),
+    (lambda x: x.tolist(), "f(x) should be a numpy.ndarray, got list (wrap it with np.array(...))"),
+    (lambda x: x.astype(np.float32), "f(x) is float32 but the inputs are float64: compute and return float64"),
+    (lambda x: x[:, None], "f(x): expected shape (3,), got (3, 1) (a column: return a 1-D array)"),
+    (lambda x: x[:2], "f(x): expected shape (3,), got (2,)"),
+])
+def test_call_names_what_is_wrong(function, message):
+    hint = {(3, 1): "a column: return a 1-D array"}.get
+    assert failure(call, function, np.arange(3.0), what="f(x)", shape=(3,), shape_hint=hint) == message
+
+
+def test_call_many_checks_each_result_by_name():
+    x = np.ones((2, 3))
+    values, _, _ = call_many(lambda x: (x * 2, x.sum(axis=0)), x, names=("y", "s"), shapes=[(2, 3), (3,)])
+    assert [v.shape for v in values] == [(2, 3), (3,)]
+    assert failure(call_many, lambda x: x, x, names=("y", "s"), what="g(x)") == \
+        "g(x): expected a tuple of 2 values (y, s), got ndarray"
+    message = failure(call_many, lambda x: (x, x), x, names=("y", "s"), shapes=[(2, 3), (3,)], what="g(x)",
+                      shape_hint=lambda name, shape: f"{name} was not summed" if shape == (2, 3) else "")
+    assert message == "s of g(x): expected shape (3,), got (2, 3) (s was not summed)"
+
+
+def test_other_results_are_type_checked_with_hints():
+    assert items([1, 2], "r", names=("a", "b")) == (1, 2)
+    assert failure(items, (1, 2, 3), "r", names=("a", "b")) == "r: expected a tuple of 2 values (a, b), got 3 value(s)"
+    assert as_dict({"a": 1, "b": 2}, ("a", "b"), "grads") == {"a": 1, "b": 2}
+    assert failure(as_dict, {"a": 1, "c": 3}, ("a", "b"), "grads") == \
+        "grads should have exactly the keys 'a', 'b'; missing 'b'; unexpected 'c'"
+    assert as_dict({"a": 1, "c": 3}, ("a",), "opt", others=True) == {"a": 1}
+    precision = precision_of(np.ones(2))
+    assert as_float(np.float64(0.5), precision, "loss") == 0.5 and as_float(np.array(0.25), precision, "loss") == 0.25
+    assert failure(as_float, 2, precision, "loss") == \
+        "loss should be a floating-point number, got int (return a float: float(...) converts it)"
+    assert failure(as_float, np.ones(3), precision, "loss", shape_hint=lambda shape: "per position?") == \
+        "loss should be a single number (a float or a 0-d array), got an array of shape (3,) (per position?)"
+    assert as_int(np.int64(4), "token") == 4
+    assert failure(as_int, True, "token") == "token should be an id (an int), got a bool"
+    assert as_int_list([1, 2], "ids") == [1, 2]
+    assert failure(as_int_list, np.array([1, 2]), "ids") == \
+        "ids should be a Python list of ints, got ndarray (a numpy array: return a Python list, e.g. with .tolist())"
+    assert failure(as_int_list, [1, np.int64(2)], "ids").startswith("ids[1] should be a Python int, got int64")
+    assert failure(as_int_list, [1, "b"], "ids", item_hint=lambda item: "the character itself") == \
+        "ids[1] should be a Python int, got str (the character itself)"
+
+
+# ---- naming the mistake ----------------------------------------------------------------------------
+
+def test_diagnose_names_the_mistake_the_result_matches():
+    correct, got = np.array([1.0, 2.0]), np.array([2.0, 4.0])
+    mistakes = [(np.array([1.0, 2.0]), "gives the right answer here"),
+                (lambda: 1 / 0, "cannot be computed"),
+                (np.zeros(3), "another shape"),
+                (lambda: correct * 2, "doubled"),
+                (correct * 2 + 1e-9, "doubled, nearly")]
+    assert diagnose(got, mistakes, correct=correct) == " (doubled)"
+    assert diagnose(got, mistakes, correct=correct, pick="closest") == " (doubled)"
+    assert diagnose(got, mistakes, correct=correct, pick="unique") == ""     # two different hints match
+    assert diagnose(got, mistakes, correct=correct, pick="all") == \
+        " (these inputs match more than one classic mistake: doubled; or doubled, nearly)"
+    assert diagnose(got + 1, mistakes, correct=correct) == ""
+    assert diagnose(got, lambda: 1 / 0) == ""                           # a guess never breaks the test
+
+
+def test_diagnose_compares_structured_results_with_agree():
+    def agree(a, b):
+        return a[0] == b[0] and np.allclose(a[1], b[1])
+    mistakes = [((1.0, np.zeros(2)), "zero gradient"), ((2.0, np.ones(2)), "doubled loss")]
+    assert diagnose((2.0, np.ones(2)), mistakes, agree=agree) == " (doubled loss)"
+
+
+def test_a_diagnosis_binds_the_mistakes_of_an_exercise():
+    calls = []
+
+    def mistakes(x, scale):
+        calls.append(scale)
+        return [(x * scale, f"scaled by {scale}")]
+    diagnosis = Diagnosis(mistakes, correct=lambda x, scale: x, atol=1e-3)
+    assert calls == []                                                  # nothing computed before it is asked
+    assert diagnosis(np.array([3.0]), np.array([1.0]), 3) == " (scaled by 3)"
+    assert diagnosis(np.array([3.1]), np.array([1.0]), 3, atol=0.2) == " (scaled by 3)"
+    assert diagnosis(np.array([1.0]), np.array([1.0]), 1) == ""          # the mistake is right here: not named
+
+
+def test_compare_fails_at_the_worst_entry_with_the_diagnosis():
+    expected = np.array([[1.0, 2.0], [3.0, 4.0]])
+    compare(expected + 1e-10, expected, atol=1e-9)                      # within the tolerance
+    with pytest.raises(Failed) as caught:
+        compare(expected.T.copy(), expected, atol=1e-9, what="f(x)", mistakes=lambda: [(expected.T, "looks transposed")])
+    assert str(caught.value) == "f(x), entry [0, 1]: expected 2, got 3 (2 of 4 entries differ) (looks transposed)"
+    assert caught.value.got is not None and caught.value.expected is not None
+    assert "entry [1, 1]: expected 4, got nan (1 of 4 entries differ)" in \
+        failure(compare, np.array([[1.0, 2.0], [3.0, np.nan]]), expected, atol=1e-9)
+
+
+# ---- gradients ---------------------------------------------------------------------------------------
+
+def test_central_differences():
+    x = np.array([[1.0, -2.0], [0.5, 3.0]])
+    assert np.allclose(numeric_gradient(lambda a: float((a ** 3).sum()), x), 3 * x ** 2, atol=1e-6)
+    expect_gradient(3 * x ** 2, lambda a: float((a ** 3).sum()), x, atol=1e-6)
+    message = failure(expect_gradient, x ** 2, lambda a: float((a ** 3).sum()), x, atol=1e-6, what="dx",
+                      mistakes=[(x ** 2, "looks like the factor 3 is missing")])
+    assert message.startswith("dx, entry [0, 0]: the loss changes at rate 3 when that entry moves "
+                              "(central difference, h = 1e-05), but the gradient says 1")
+    assert message.endswith("(looks like the factor 3 is missing)")
+
+
+# ---- random results ----------------------------------------------------------------------------------
+
+def test_binomial_range_holds_its_false_failure_probability():
+    n, p, false_failure = 60, 0.3, 0.01
+    low, high = binomial_range(n, p, false_failure)
+    pmf = [math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)]
+    assert sum(pmf[:low]) <= false_failure / 2 and sum(pmf[high + 1:]) <= false_failure / 2
+    assert sum(pmf[:low + 1]) > false_failure / 2 and sum(pmf[high:]) > false_failure / 2   # as tight as can be
+    assert binomial_range(10, 0.0) == (0, 0) and binomial_range(10, 1.0) == (10, 10)
+
+
+def test_frequencies_that_do_not_fit_fail_with_the_counts():
+    expect_frequencies([60, 60, 120], [0.25, 0.25, 0.5])
+    message = failure(expect_frequencies, [100, 100, 40], [0.3, 0.3, 0.4], what="sample(x)", label="token")
+    assert message.startswith("sample(x): token 2 came 40 times in 240 draws (0.167), expected between ")
+    assert "p = [0.3, 0.3, 0.4], counts = [100, 100, 40]; a correct solution fails this check with probability " \
+           "below 1e-06" in message
+    assert "its probability is 0" in failure(expect_frequencies, [5, 1], [1.0, 0.0])
+    expect_count(50, 100, 0.5)
+    assert failure(expect_count, 90, 100, 0.5, what="kept entries").startswith(
+        "kept entries: 90 of 100 (0.900), expected between ")
