@@ -231,8 +231,8 @@ def _grade_everything(exercise, test_names, earlier, sandbox_mode, timer):
         return runs, "the reference's tests are too slow"
     jobs = [("starter", exercise.starter)] + [(name, source) for name, source in exercise.mutants.items()
                                               for _ in range(2)] + accepted_jobs(exercise) * 2
-    with timer(f"starter once, {len(exercise.mutants)} mutant(s) and {len(exercise.accepted)} accepted variant(s) "
-               f"twice"):
+    accepted = f" and {len(exercise.accepted)} accepted variant(s)" if exercise.accepted else ""
+    with timer(f"starter once and {len(exercise.mutants)} mutant(s){accepted} twice"):
         for label, report in grader.grade_all(jobs, os.cpu_count() or 1):
             runs.setdefault(label, []).append(_Run.of(report))
     return runs, None

@@ -157,6 +157,7 @@ def test_the_dropout_example_of_authoring_validates(tmp_path):
         (folder / name).write_text(f"{comment}import numpy as np\n\n\ndef dropout(x, p, rng):\n"
                                    f"    return np.where({mask}, x / (1 - p), 0.0)\n")
     (folder / "starter.py").write_text("def dropout(x, p, rng):\n    raise NotImplementedError\n")
+    (folder / "statement.md").write_text("# Dropout\n\nZero each entry with probability `p`, scale the rest.\n")
     result = validate_exercise(folder)
     assert result.ok, result.problems
     assert "  ✓ mutants: 2/2 caught" in result.lines and "  ✓ accepted variants: 2/2 pass every test" in result.lines
