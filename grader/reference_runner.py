@@ -33,7 +33,9 @@ class ReferenceRun:
 
 
 def run_reference(exercise, examples, earlier):
-    """A ReferenceRun of `examples` (grader.statement_examples.Example) and of the hidden tests."""
+    """A ReferenceRun of `examples` (grader.statement_examples.Example): no process is started for none."""
+    if not examples:
+        return ReferenceRun(examples=[])
     request = {"entry": exercise.entry, "solution": exercise.solution,
                "earlier": [step.to_dict() for step in earlier],
                "examples": [dataclasses.asdict(example) for example in examples]}

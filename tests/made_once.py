@@ -9,6 +9,11 @@ and reused by the others.
 import fcntl
 import os
 import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def made_once(tmp_path_factory, name, make):
@@ -26,3 +31,13 @@ def made_once(tmp_path_factory, name, make):
             make(folder)
             done.touch()
     return folder
+
+
+def shipped_site(tmp_path_factory):
+    """The shipped catalogue's site, self-hosting Pyodide (`python build.py`), built once for the whole run. Its
+    build also fills the validation cache: a later build of the catalogue in the run validates nothing again."""
+    def build(folder):
+        result = subprocess.run([sys.executable, "build.py", "--out", str(folder / "_site")], cwd=ROOT,
+                                capture_output=True, text=True)
+        assert result.returncode == 0, f"python build.py failed:\n{result.stdout}{result.stderr}"
+    return made_once(tmp_path_factory, "site", build) / "_site"

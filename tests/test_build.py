@@ -28,6 +28,8 @@ from markup.markdown import render_markdown
 from sitebuild.render import starter_json, track_title
 from sitebuild.serve import make_server
 
+from made_once import shipped_site
+
 ROOT = Path(__file__).resolve().parents[1]
 CDN = "https://cdn.jsdelivr.net/pyodide/v0.27.7/full/"
 CONTRACT_KEYS = ["exercise_id", "entry", "tests_source", "tests_filename", "points", "time_limit", "test_time_limit",
@@ -41,6 +43,7 @@ def build(*args):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
+    shipped_site(tmp_path_factory)  # validates the catalogue once for the run, with the browser tests' site
     out = tmp_path_factory.mktemp("build") / "_site"
     result = build("--out", out, "--pyodide-url", CDN)
     assert result.returncode == 0, result.stderr
@@ -147,7 +150,7 @@ def test_exercise_page_follows_the_contract(site, exercises):
         assert re.fullmatch(
             rf'data-root="\.\./\.\./" data-pyodide-url="{re.escape(CDN)}" data-pyodide-version="{PYODIDE_VERSION}" '
             r'data-worker-url="\.\./\.\./assets/worker\.js\?v=[0-9a-f]{16}" '
-            r'data-grader-files-url="\.\./\.\./assets/grader-core\.json\?v=[0-9a-f]{16}" '
+            r'data-grader-files-url="\.\./\.\./assets/grader-core\.json\?v=[0-9a-f]{16}" data-bytecode-url="" '
             r'data-python-files="\[\[&#34;assets/grader-core\.json\?v=[0-9a-f]{16}&#34;, \d+\]\]" '
             rf'data-exercise-id="{exercise.id}" data-time-limit="{exercise.time_limit}" '
             rf'data-reveal-solution="{exercise.reveal_solution}"', body), body

@@ -11,7 +11,6 @@ marked `cold_start` gets a context that has never seen the site.
 """
 
 import json
-import subprocess
 import sys
 import threading
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from made_once import made_once  # noqa: E402
+from made_once import made_once, shipped_site  # noqa: E402
 from sitebuild.serve import make_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -36,11 +35,7 @@ SNAPSHOT_CACHE, SNAPSHOT_VERSION_HEADER = "mlex-python", "X-Pyodide-Version"  # 
 
 @pytest.fixture(scope="session")
 def site_dir(tmp_path_factory):
-    def build(folder):
-        result = subprocess.run([sys.executable, "build.py", "--out", str(folder / "_site")], cwd=ROOT,
-                                capture_output=True, text=True)
-        assert result.returncode == 0, f"python build.py failed:\n{result.stdout}{result.stderr}"
-    return made_once(tmp_path_factory, "site", build) / "_site"
+    return shipped_site(tmp_path_factory)
 
 
 def _serving(server):

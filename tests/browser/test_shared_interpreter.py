@@ -29,7 +29,7 @@ def test_random_sizes(sinusoidal_pe):
     rng = np.random.default_rng(0)
     for _ in range(5):
         T, C = int(rng.integers(1, 40)), 2 * int(rng.integers(1, 12))
-        table, tol = _call(sinusoidal_pe, T, C)
+        table, tol = _pe_table(sinusoidal_pe, T, C)
         _compare(table, _table(T, C), tol, T, C)
 '''
 
