@@ -82,8 +82,8 @@ def test_mutant_diagnosis_is_checked(folder):
     result = validate_exercise(folder)
     assert result.problems == [
         f"{folder / 'mutants' / 'misdiagnosed.py'}:2: expects the diagnosis 'looks like the rows were swapped, "
-        "every column sums to 1 instead of every row', but the first test that catches it, 'Each row is the "
-        "softmax of that row' (failed), says: softmax_rows(x) for x of shape (3, 4): every column sums to 1 "
+        "every column sums to 1 instead of every row', but no test that catches it says so; the first, 'Each "
+        "row is the softmax of that row' (failed), says: softmax_rows(x) for x of shape (3, 4): every column sums to 1 "
         "instead of every row; normalise along axis=1"], result.problems
     assert "  ✗ mutants: 2/2 caught" in result.lines
 
