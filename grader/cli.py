@@ -9,28 +9,28 @@ import sys
 import tempfile
 from pathlib import Path
 
-from grader.assignment import AssignmentError, from_exercises, load_assignment
-from grader.batch import BatchError, Progress, find_learners, read_records, run_batch, summarize
-from grader.classfolder import describe as describe_layout
-from grader.classfolder.times import read_times
+from grader.instructor.assignment import AssignmentError, from_exercises, load_assignment
+from grader.instructor.batch import BatchError, Progress, find_learners, read_records, run_batch, summarize
+from grader.instructor.classfolder import describe as describe_layout
+from grader.instructor.classfolder.times import read_times
 from grader.pyodide.modules import BrowserModulesError, importable_modules
-from grader.roster import read_roster
+from grader.instructor.roster import read_roster
 from grader.checker.executors import ExecutorError, executor_address, make_executor
 from grader.checker.remote import DEFAULT_MEMORY_MB, Limits
 from grader.checker.sandbox import MODES, Sandbox, SandboxError
 from grader.checker.supervisor import Grader, load_test_names
 from grader.core.engine import TestsError
 from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find_exercise, load_all, load_exercise
-from grader.gradescope_package import PackageError, build_autograder
-from grader.exercise_rules import InvalidExercise, ensure_valid
-from grader.outputs import Plan, class_results, gradescope, similarity_file, similarity_view, write_outputs
-from grader.outputs.atomic import write_atomically
-from grader.overrides import OverrideError, load_overrides
-from grader.overrides import check as check_overrides
-from grader.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
-from grader.similarity import DEFAULT_THRESHOLD, boilerplate_of, document, similar_pairs
+from grader.instructor.gradescope_package import PackageError, build_autograder
+from grader.authoring.exercise_rules import InvalidExercise, ensure_valid
+from grader.instructor.outputs import Plan, class_results, gradescope, similarity_file, similarity_view, write_outputs
+from grader.instructor.outputs.atomic import write_atomically
+from grader.instructor.overrides import OverrideError, load_overrides
+from grader.instructor.overrides import check as check_overrides
+from grader.authoring.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
+from grader.instructor.similarity import DEFAULT_THRESHOLD, boilerplate_of, document, similar_pairs
 from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, accepted_names, display, read_source
-from grader.tables import TableError
+from grader.instructor.tables import TableError
 from grader.text import printable
 from grader.track import reference_steps, used_steps
 
@@ -478,7 +478,7 @@ def run_gradescope(args):
 
 
 def build_gradescope(args):
-    """Write the autograder zip: setup.sh, run_autograder, the grader, the exercises (grader/gradescope_package.py)."""
+    """Write the autograder zip: setup.sh, run_autograder, the grader, the exercises (grader/instructor/gradescope_package.py)."""
     if args.output is None:
         raise UsageError("gradescope build needs -o FILE.zip, where to write the autograder")
     assignment = assignment_from(args)
@@ -576,7 +576,7 @@ def write_starter_notebooks(args):
 
 def run_validate(args):
     # Imported here: validation renders Markdown and math (markup, KaTeX), which `check` does not need.
-    from grader.validate import PyodideError, pyodide_dist, validate_exercise
+    from grader.authoring.validate import PyodideError, pyodide_dist, validate_exercise
     from markup.katex import MathUnavailable
     folders = [find_exercise(name, args.root) for name in args.exercises] or exercise_folders(args.root)
     if not folders:

@@ -5,12 +5,6 @@ import dataclasses
 from grader.core.engine import GradingSpec
 
 
-def grader_core_files(project_root):
-    """{"grader/__init__.py": source, "grader/core/<name>.py": source, ...}: the pure grader package."""
-    paths = [project_root / "grader" / "__init__.py", *sorted((project_root / "grader" / "core").glob("*.py"))]
-    return {path.relative_to(project_root).as_posix(): path.read_text(encoding="utf-8") for path in paths}
-
-
 def grading_data(exercise, test_names, used):
     """Contents of exercises/<id>/grading.json: the GradingSpec fields plus what the page shows.
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from grader.capstone import CorpusError
 from grader.exercise import ExerciseError, load_all
-from grader.exercise_rules import InvalidExercise, ensure_valid
-from grader.statement_checks import statement_assets, statement_problems
+from grader.authoring.exercise_rules import InvalidExercise, ensure_valid
+from grader.authoring.statement_checks import statement_assets, statement_problems
 from grader.track import used_steps
 from markup.katex import MathUnavailable
 from markup.markdown import MarkdownError, prerender, render_markdown
@@ -18,12 +18,12 @@ from sitebuild import BuildError
 from sitebuild.bundle import bundle
 from sitebuild.cache import DiskCache
 from sitebuild.capstone import load_capstone_page, write_capstone_data
-from sitebuild.data import grader_core_files, grading_data
+from sitebuild.data import grading_data
 from sitebuild.python_bytecode import BYTECODE_FILE, write_python_bytecode
 from sitebuild.offline import editor_chunk_url, versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
 from grader.pyodide.dist import DistError, browser_files, copy_dist, ensure_dist
-from grader.pyodide.run import PyodideError
+from grader.pyodide.run import PyodideError, grader_core_files
 from sitebuild.render import Renderer
 from sitebuild.validation import Validator
 from toolchain.cache import cache_root
@@ -100,7 +100,7 @@ def build_site(options):
         with staged_output(options.out_dir) as out:
             _write_assets(out / "assets", options.project_root, options.live_reload, caches["bundles"])
             if dist is not None:
-                write_python_bytecode(dist, grader_core_files(options.project_root), out / "assets",
+                write_python_bytecode(dist, grader_core_files(), out / "assets",
                                       caches["bytecode"])
                 copy_dist(dist, out / "pyodide")
             asset_urls = versioned_asset_urls(out / "assets")
@@ -181,7 +181,7 @@ def _prepare(exercise, exercises, validator, validate):
                                 f"hint {number} does not render: {exc.message}") from None
     if problems := statement_problems(exercise):  # checked on every build, as the rendering
         raise BuildError(problems[0])
-    # Authoring checks (grader/validate.py): reference passes, mutants caught, tests deterministic and fast.
+    # Authoring checks (grader/authoring/validate.py): reference passes, mutants caught, tests deterministic and fast.
     if validate:
         validator.check(exercise)
     return Page(exercise, test_names, used, statement_html, hints_html,
@@ -220,7 +220,7 @@ def _write_assets(assets, project_root, live_reload, bundles_cache):
     shutil.copyfile(project_root / "site" / "css" / "style.css", assets / "style.css")
     if live_reload:
         shutil.copyfile(project_root / "site" / "js" / "live-reload.js", assets / "live-reload.js")
-    _write(assets / "grader-core.json", json.dumps(grader_core_files(project_root)))
+    _write(assets / "grader-core.json", json.dumps(grader_core_files()))
 
 
 def _write(path, text):

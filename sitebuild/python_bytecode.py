@@ -49,7 +49,7 @@ json.dumps(compiled)
 
 def write_python_bytecode(dist, grader_files, assets, cache):
     """Write assets/python-bytecode.zip, from `cache` (a DiskCache) when it holds it for this Pyodide and these
-    files. grader_files: {"grader/...py": source}, as sitebuild.data.grader_core_files gives them."""
+    files. grader_files: {"grader/...py": source}, as grader.pyodide.run.grader_core_files gives them."""
     key = digest(Path(__file__).read_bytes(), PYODIDE_VERSION, (dist / LOCK_FILE).read_bytes(),
                  *(part for path, source in sorted(grader_files.items()) for part in (path, source)))
     if cache.copy_folder(key, assets):

@@ -6,7 +6,7 @@ A cache entry's key is everything a validation verdict depends on:
   the references of the earlier steps it uses (graded with it, in scope);
 - the grader's own code (every .py file of the grader package) and the Python
   and numpy it runs on.
-- the statement's runnable examples (grader/statement_examples.py), run against the reference.
+- the statement's runnable examples (grader/authoring/statement_examples.py), run against the reference.
 The rest of the statement, the hints, title and the other page metadata are left out on
 purpose: validation only checks that they render and that the statement's images and links are
 found, and the build does that again itself every time, failing on the same errors. So an edit to a
@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy
 
 import grader
-from grader.statement_examples import find_examples
+from grader.authoring.statement_examples import find_examples
 from grader.track import reference_steps
-from grader.validate import validate_exercise
+from grader.authoring.validate import validate_exercise
 from sitebuild import BuildError
 from sitebuild.cache import digest, files_digest
 

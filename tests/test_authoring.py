@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from grader import scaffold
+from grader.authoring import scaffold
 from grader.exercise import load_exercise
-from grader.scaffold import ScaffoldError, create_exercise
-from grader.validate import validate_exercise
+from grader.authoring.scaffold import ScaffoldError, create_exercise
+from grader.authoring.validate import validate_exercise
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMAT_FILES = {"exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py", "mutants/columns_not_rows.py"}

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from corpus_cases import load_cases, problems
-from grader.batch import Graded, ResultsFile
+from grader.instructor.batch import Graded, ResultsFile
 from grader.exercise import EXERCISES_DIR
-from grader.records import results_checksum
+from grader.instructor.records import results_checksum
 
 CASES = {case.path.name: case for case in load_cases("sinusoidal_pe")}
 MUTANTS = sorted((EXERCISES_DIR / "sinusoidal_pe" / "mutants").glob("*.py"))

@@ -22,7 +22,7 @@ from grader.capstone import capstone_steps, corpus_text, load_capstone
 from grader.core.engine import GradingSpec, load_tests
 from grader.exercise import load_all, load_exercise
 from grader.pyodide.dist import PYODIDE_VERSION
-from grader.statement_checks import statement_assets
+from grader.authoring.statement_checks import statement_assets
 from grader.track import used_steps
 from markup.markdown import render_markdown
 from sitebuild.render import starter_json, track_title

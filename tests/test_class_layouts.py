@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from grader.exercise import EXERCISES_DIR
-from grader.roster import read_roster
-from grader.classfolder.times import read_times
-from grader.tables import TableError
+from grader.instructor.roster import read_roster
+from grader.instructor.classfolder.times import read_times
+from grader.instructor.tables import TableError
 
 SOFTMAX, LAYER_NORM = EXERCISES_DIR / "softmax" / "solution.py", EXERCISES_DIR / "layer_norm" / "solution.py"
 WRONG_SOFTMAX = EXERCISES_DIR / "softmax" / "mutants" / "forgot_return.py"

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from grader.cli import main
-from grader.outputs import Plan, class_results, html_report
-from grader.outputs.diagnoses import diagnoses, normalised
-from grader.records import results_checksum
+from grader.instructor.outputs import Plan, class_results, html_report
+from grader.instructor.outputs.diagnoses import diagnoses, normalised
+from grader.instructor.records import results_checksum
 
 LONG = ("looks like the normalisation ran over the whole array instead of each slice along `axis`: "
         + "the sums along axis -1 are not 1. " * 12 + "END OF DIAGNOSIS")

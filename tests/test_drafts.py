@@ -3,7 +3,7 @@
 import pytest
 
 from grader.exercise import ExerciseError, load_exercise
-from grader.scaffold import create_exercise
+from grader.authoring.scaffold import create_exercise
 from sitebuild import BuildError
 from sitebuild.pipeline import BuildOptions, build_site
 

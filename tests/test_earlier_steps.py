@@ -15,7 +15,7 @@ import pytest
 
 from grader.core.engine import EarlierStep, GradingSpec, grade, load_submission, try_code
 from grader.exercise import EXERCISES_DIR, ExerciseError, load_exercise
-from grader.scaffold import create_exercise
+from grader.authoring.scaffold import create_exercise
 from grader.track import reference_function, reference_steps, used_steps
 
 SOFTMAX = """\
@@ -327,9 +327,9 @@ def test_a_broken_uses_is_one_line_naming_exercise_toml(catalogue, submissions, 
 
 def test_the_browsers_engine_in_real_pyodide_has_the_used_references_in_scope(catalogue):
     """`validate --pyodide` grades with the same earlier steps, in Pyodide under Node."""
-    from grader.validate import _grade_in_pyodide, pyodide_dist
+    from grader.authoring.validate import grade_in_pyodide, pyodide_dist
     exercise = load_exercise(catalogue / "attention")
-    runs = _grade_in_pyodide(exercise, {"new_style": NEW_STYLE, "wrong_call": WRONG_CALL}, pyodide_dist(),
+    runs = grade_in_pyodide(exercise, {"new_style": NEW_STYLE, "wrong_call": WRONG_CALL}, pyodide_dist(),
                              reference_steps(exercise))
     assert runs["new_style"].passed
     assert all(ATTRIBUTED in test.message for test in runs["wrong_call"].tests if test.status != "passed")

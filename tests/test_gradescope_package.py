@@ -198,7 +198,7 @@ def test_pyproject_states_the_python_the_grader_needs():
 
 
 def test_the_top_level_output_counts_only_the_tests_shown():
-    from grader.outputs import Plan, class_results, gradescope
+    from grader.instructor.outputs import Plan, class_results, gradescope
     tests = [{"name": name, "status": status, "message": "", "duration_ms": 1.0, "stdout": "", "score": score,
               "max_score": 1} for name, status, score in (("a", "passed", 1), ("b", "failed", 0), ("c", "passed", 1))]
     record = {"submission": "ada", "exercise": "softmax", "error": None, "score": 2, "max_score": 3, "tests": tests}

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from grader.cli import main
-from grader.records import results_checksum
+from grader.instructor.records import results_checksum
 
 TESTS = {"softmax": [("Shape", 2), ("Values", 1), ("Axis", 1)], "sinusoidal_pe": [("Shape", 1), ("Values", 1)]}
 DUE = "due = 2026-11-20T23:59:00+01:00\n"

@@ -2,6 +2,8 @@
 
 From the bottom: `toolchain` (Node.js, the cache folder), `markup` (statements to HTML), `grader`, and
 `sitebuild` with `build.py` on top. `grader/core` runs in the browser too: numpy and the standard library only.
+Inside the grader, the authors' tools (`grader/authoring`) and the instructors' (`grader/instructor`) sit on
+the engine: neither imports the other, and of the rest of the grader only the command line imports them.
 """
 
 import ast
@@ -23,6 +25,8 @@ ALLOWED = {
     "build": {"toolchain", "markup", "grader", "sitebuild", "build"},
 }
 CORE_THIRD_PARTY = {"numpy"}
+USERS_TOOLS = ("grader.authoring", "grader.instructor")
+COMMAND_LINE = "grader.cli"
 
 
 def module_name(path):
@@ -79,6 +83,31 @@ def test_no_layer_imports_a_higher_one(layer):
     files = [path for path in source_files() if module_name(path).split(".")[0] == layer]
     assert files
     assert [problem for path in files for problem in violations(path)] == []
+
+
+def users_tools_violations(path):
+    """Imports of one user's tools from the other's, or from the grader's engine."""
+    module = module_name(path)
+    own = next((tools for tools in USERS_TOOLS if within(module, [tools])), None)
+    if module == COMMAND_LINE or not within(module, ["grader"]):
+        return []
+    return [f"{path.relative_to(ROOT)}:{line}: {module} imports {imported}" for line, imported in imports(path)
+            if any(within(imported, [tools]) for tools in USERS_TOOLS if tools != own)]
+
+
+def test_authors_and_instructors_tools_stay_apart_and_above_the_engine():
+    files = [path for path in source_files() if module_name(path).split(".")[0] == "grader"]
+    assert {tools for tools in USERS_TOOLS if any(within(module_name(path), [tools]) for path in files)} == set(USERS_TOOLS)
+    assert [problem for path in files for problem in users_tools_violations(path)] == []
+
+
+def test_the_check_sees_the_engine_import_an_instructors_tool(tmp_path, monkeypatch):
+    package = tmp_path / "grader" / "checker"
+    package.mkdir(parents=True)
+    (package / "executors.py").write_text("from grader.instructor.records import results_checksum\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert users_tools_violations(package / "executors.py") == [
+        "grader/checker/executors.py:1: grader.checker.executors imports grader.instructor.records"]
 
 
 def test_the_check_sees_a_forbidden_import(tmp_path, monkeypatch):

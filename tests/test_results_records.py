@@ -1,4 +1,4 @@
-"""Every reader of a results file checks each record in full (grader/records.py): `grader report` and a
+"""Every reader of a results file checks each record in full (grader/instructor/records.py): `grader report` and a
 resumed batch refuse a tampered file with one line naming the file, the line and the field, exit 2, and write
 nothing.  Control characters a submission writes reach no output as they are."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.records import results_checksum
+from grader.instructor.records import results_checksum
 from test_batch import batch, copy_cases
 from test_submission_files import grader
 

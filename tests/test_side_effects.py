@@ -1,7 +1,6 @@
 """A call that changes its arguments in place, or returns one of them, fails the test that made it, with the
 same message in this interpreter (the browser's way) and through the real sandbox (offline marks)."""
 
-import textwrap
 
 import numpy as np
 import pytest

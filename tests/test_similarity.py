@@ -8,8 +8,8 @@ import pytest
 
 from grader.cli import main
 from grader.exercise import load_exercise
-from grader.outputs import similarity_file
-from grader.similarity import boilerplate_of, document, similar_pairs
+from grader.instructor.outputs import similarity_file
+from grader.instructor.similarity import boilerplate_of, document, similar_pairs
 
 SOFTMAX = load_exercise("softmax")
 ORIGINAL = '''import numpy as np

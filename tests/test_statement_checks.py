@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from grader.exercise import load_all, load_exercise
-from grader.scaffold import create_exercise
-from grader.statement_checks import statement_assets
-from grader.statement_examples import find_examples, outputs_match
-from grader.validate import validate_exercise
+from grader.authoring.scaffold import create_exercise
+from grader.authoring.statement_checks import statement_assets
+from grader.authoring.statement_examples import find_examples, outputs_match
+from grader.authoring.validate import validate_exercise
 from markup.lint import Reference, references, stray_dollars
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.batch import find_submissions
+from grader.instructor.batch import find_submissions
 from grader.core.engine import load_submission
 from grader.exercise import EXERCISES_DIR, load_exercise
 from grader.submission import SubmissionError
@@ -229,6 +229,6 @@ def test_a_csv_results_file_keeps_a_refused_file_and_resumes(tmp_path, secret):
 
 def test_the_page_engine_in_real_pyodide_skips_the_byte_order_mark_too():
     """The page grades the editor's text with the same engine, in Pyodide (here under Node)."""
-    from grader.validate import _grade_in_pyodide, pyodide_dist
-    runs = _grade_in_pyodide(load_exercise("sinusoidal_pe"), {"bom": "\ufeff" + CORRECT.read_text()}, pyodide_dist())
+    from grader.authoring.validate import grade_in_pyodide, pyodide_dist
+    runs = grade_in_pyodide(load_exercise("sinusoidal_pe"), {"bom": "\ufeff" + CORRECT.read_text()}, pyodide_dist())
     assert runs["bom"].error is None and runs["bom"].passed

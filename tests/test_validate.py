@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from grader.exercise import load_all
-from grader.mutant_diagnosis import declared_diagnosis, diagnosis_problem
-from grader.scaffold import create_exercise
-from grader import validate as validate_module
-from grader.validate import PyodideError, pyodide_dist, validate_exercise
+from grader.authoring.mutant_diagnosis import declared_diagnosis, diagnosis_problem
+from grader.authoring.scaffold import create_exercise
+from grader.authoring import validate as validate_module
+from grader.authoring.validate import PyodideError, pyodide_dist, validate_exercise
 
 ROOT = Path(__file__).resolve().parents[1]
 

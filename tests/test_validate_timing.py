@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from grader.scaffold import create_exercise
-from grader.validate import validate_exercise
+from grader.authoring.scaffold import create_exercise
+from grader.authoring.validate import validate_exercise
 
 SLOW_TEST = '''
 

@@ -7,6 +7,14 @@ from pathlib import Path
 from toolchain.node import NodeError, node_command
 
 NODE_RUNNER = Path(__file__).resolve().parent / "node_runner.mjs"
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def grader_core_files():
+    """{"grader/__init__.py": source, "grader/core/<name>.py": source, ...}: the part of the grader that
+    runs in Pyodide (the site's workers, `validate --pyodide`, the build's bytecode)."""
+    paths = [PROJECT_ROOT / "grader" / "__init__.py", *sorted((PROJECT_ROOT / "grader" / "core").glob("*.py"))]
+    return {path.relative_to(PROJECT_ROOT).as_posix(): path.read_text(encoding="utf-8") for path in paths}
 
 
 class PyodideError(Exception):

@@ -1,0 +1,1 @@
+"""Grading a class offline: hand-in folders, rosters, results records, gradebooks and reports."""

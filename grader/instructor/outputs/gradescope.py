@@ -1,0 +1,60 @@
+"""Gradescope's autograder results.json for one student (its "Autograder Specifications" format).
+
+One Gradescope test per hidden test, named "exercise: test", its points weighted like the total.
+Control characters in names and outputs are spelled out (grader/text.py): Gradescope shows them as they are.
+"""
+
+import json
+
+from grader.instructor.outputs.feedback import first_line, points
+from grader.text import printable
+
+OUTPUT_LIMIT = 8000  # characters of a test's output shown in Gradescope
+
+
+def results(student, plan):
+    tests, seconds = [], 0.0
+    for exercise_id, weight in plan.weights.items():
+        record = student.records.get(exercise_id)
+        if record is None:
+            continue
+        for test in record["tests"]:
+            seconds += test["duration_ms"] / 1000
+            tests.append({"name": printable(f"{exercise_id}: {test['name']}"), "score": round(weight * test["score"], 6),
+                          "max_score": round(weight * test["max_score"], 6),
+                          "status": "passed" if test["status"] == "passed" else "failed",
+                          "output": _output(test),
+                          "visibility": plan.visibility(exercise_id, test["name"])})
+    lines = [_summary(exercise_id, record, plan) for exercise_id, record in
+             ((e, student.records.get(e)) for e in plan.weights) if record is not None]
+    return {"score": student.total, "execution_time": round(seconds, 3),
+            "output": printable("\n".join(lines)), "tests": tests}
+
+
+def _summary(exercise_id, record, plan):
+    """The exercise's line of the top-level output, which Gradescope always shows: its points, or while some
+    of its tests are not shown (visibility), only those of the tests shown, so that it reveals none of the others."""
+    shown = [t for t in record["tests"] if plan.visibility(exercise_id, t["name"]) == "visible"]
+    if len(shown) == len(record["tests"]):
+        line = f"{exercise_id}: {points(record['score'])}/{points(record['max_score'])}"
+    elif not shown:
+        line = f"{exercise_id}: its {len(record['tests'])} test(s) are not shown yet"
+    else:
+        line = (f"{exercise_id}: {points(sum(t['score'] for t in shown))}/{points(sum(t['max_score'] for t in shown))}"
+                f" in the {len(shown)} test(s) shown; {len(record['tests']) - len(shown)} more not shown yet")
+    return (line + (f" ({first_line(record['error'])})" if record["error"] else "")
+            + "".join(f" [{adjustment['note']}]" for adjustment in record.get("adjustments", ())))
+
+
+def render(student, plan):
+    return json.dumps(results(student, plan), ensure_ascii=True, allow_nan=False, indent=2) + "\n"
+
+
+def _output(test):
+    if test["status"] == "passed":
+        return ""
+    verdict = {"failed": "Failed", "error": "Error", "timeout": "Timed out"}[test["status"]]
+    text = f"{verdict}: {test['message']}" if test["message"] else verdict
+    if test.get("stdout"):
+        text += "\n\nYour code printed:\n" + test["stdout"]
+    return printable(text[:OUTPUT_LIMIT])

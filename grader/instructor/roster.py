@@ -1,0 +1,87 @@
+"""The class roster (`--roster FILE`): who should have handed in, and their LMS identity.
+
+A CSV with the columns id and name, and optionally email, login (the LMS login), sis_id and section:
+
+    id,name,email,login
+    10000,Ada Lovelace,ada@example.com,alovelace
+
+A hand-in joins the roster row with the same id (the LMS user id the export carries), else the same
+email, else the same login; the row then gives its id, name, email and login.  A roster student with no
+hand-in gets a record of 0 points, "no submission"; a hand-in matching no row is graded and listed.
+"""
+
+import dataclasses
+import os
+
+from grader.instructor.classfolder.handin import NO_SUBMISSION, Learner, Submission
+from grader.instructor.tables import TableError, read_table
+
+COLUMNS = {"id": ("id", "student id", "sid", "user id"), "name": ("name", "full name", "student"),
+           "email": ("email", "email address"), "login": ("login", "lms login", "username", "sis login id"),
+           "sis_id": ("sis id", "sis user id"), "section": ("section",)}
+REQUIRED = ("id", "name")
+
+
+@dataclasses.dataclass(frozen=True)
+class Roster:
+    students: tuple    # student dicts ({"id", "name", "email", "login"}, plus sis_id, section when given)
+
+    def find(self, student):
+        """The roster's student that `student` (from a hand-in) is, or None."""
+        for key in ("id", "email", "login"):
+            value = student.get(key)
+            if value:
+                for listed in self.students:
+                    if listed[key] and _same(key, listed[key], value):
+                        return listed
+        return None
+
+
+def read_roster(path):
+    students, lines = [], {}
+    for line, row in read_table(path, COLUMNS, REQUIRED):
+        for column in REQUIRED:
+            if not row[column]:
+                raise TableError(f"{path}:{line}: no {column}")
+        if row["id"] in lines:
+            raise TableError(f"{path}:{line}: id {row['id']!r} is already on line {lines[row['id']]}")
+        lines[row["id"]] = line
+        students.append({key: value for key, value in row.items() if value is not None or key in ("email", "login")})
+    if not students:
+        raise TableError(f"{path}: lists no student")
+    return Roster(tuple(students))
+
+
+def join(roster, students):
+    """({hand-in name: its student, from the roster when listed, with "in_roster"}, [roster students with
+    no hand-in]) for `students` ({hand-in name: student from the export})."""
+    joined, seen = {}, set()
+    for name, student in students.items():
+        listed = roster.find(student)
+        joined[name] = {**(listed or student), "in_roster": listed is not None}
+        if listed is not None:
+            seen.add(listed["id"])
+    return joined, [{**s, "in_roster": True} for s in roster.students if s["id"] not in seen]
+
+
+def _same(key, listed, value):
+    return listed.casefold() == value.casefold() if key == "email" else listed == value
+
+
+def with_roster(learners, roster, parts, folder):
+    """`learners` whose students are joined to `roster`, and a learner per exercise (`parts`) for each
+    roster student with no hand-in, to be recorded as 0 points, "no submission"."""
+    joined, absent = join(roster, {learner.submission.name: learner.about["student"] for learner in learners})
+    learners = [dataclasses.replace(learner, about={**learner.about, "student": joined[learner.submission.name]})
+                for learner in learners]
+    names = {learner.submission.name for learner in learners}
+    for student in absent:
+        name = f"{student['name']} ({student['id']})"
+        while name in names:
+            name += " [roster]"
+        names.add(name)
+        about = {"student": student, "submitted_at": None, "late_marker": False}
+        learners += [Learner(part.exercise.id, Submission(name, os.fspath(folder), folder=folder,
+                                                          problem=NO_SUBMISSION), about) for part in parts]
+    return learners
+
