@@ -196,9 +196,9 @@ export class Runner {
     const bootWith = this.snapshot.then((snapshot) => {
       const makeSnapshot = snapshot === null && !isFirst && !this.snapshotAsked;
       this.snapshotAsked ||= makeSnapshot;
-      return { wasmModule: this.wasmModule, snapshot, makeSnapshot };
+      return { snapshot, makeSnapshot };
     });
-    const worker = new PythonWorker(this.urls, bootWith, {
+    const worker = new PythonWorker(this.urls, this.wasmModule, bootWith, {
       status: () => {
         if (worker === this.fresh[0] && !this.run?.worker) this.showStatus();
       },
@@ -487,12 +487,13 @@ function text(value, limit = null) {
   return limit !== null && string.length > limit ? `${string.slice(0, limit)} [cut]` : string;
 }
 
-// A Pyodide worker: boots as soon as `bootWith` resolves, then does one run. bootWith:
-// {wasmModule, snapshot, makeSnapshot}: Pyodide's compiled WebAssembly module (null: the worker compiles
-// it and hands it to on.wasmModule), a snapshot to restore (null: none), and whether to make one (handed
-// to on.snapshot). on: {status, booted, wasmModule, snapshot, snapshotRejected}.
+// A Pyodide worker: starts loading Pyodide at once, boots Python as soon as `bootWith` resolves, then does
+// one run. wasmModule: Pyodide's compiled WebAssembly module (null: the worker compiles it and hands it to
+// on.wasmModule). bootWith: {snapshot, makeSnapshot}: a snapshot to restore (null: none), and whether to
+// make one (handed to on.snapshot); looking for a saved snapshot takes a few hundred ms on a cold visit,
+// which the worker spends fetching and compiling. on: {status, booted, wasmModule, snapshot, snapshotRejected}.
 class PythonWorker {
-  constructor(urls, bootWith, on) {
+  constructor(urls, wasmModule, bootWith, on) {
     this.status = LOADING;
     this.isBooting = true;
     this.isReady = false;
@@ -562,10 +563,11 @@ class PythonWorker {
     });
     // Awaited by a run; this only keeps an early failure from being reported as unhandled.
     this.ready.catch(() => {});
-    bootWith.then(({ wasmModule, snapshot, makeSnapshot }) => this.post({
+    this.post({
       type: "init", pyodideUrl: urls.pyodide, graderFilesUrl: urls.graderFiles, bytecodeUrl: urls.bytecode,
-      interruptBuffer: this.interruptBuffer, wasmModule, snapshot, makeSnapshot,
-    }));
+      interruptBuffer: this.interruptBuffer, wasmModule,
+    });
+    bootWith.then(({ snapshot, makeSnapshot }) => this.post({ type: "boot", snapshot, makeSnapshot }));
   }
 
   post(message) {

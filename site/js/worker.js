@@ -8,7 +8,9 @@
 // it again as the grading worker and passes messages between the two; "page" below means the
 // page through the relay.
 //
-// Protocol (see the site contract): page -> worker {type:"init"} then one {type:"grade"} (from
+// Protocol (see the site contract): page -> worker {type:"init"} (where Pyodide and the grader are: the worker
+// starts fetching and compiling), {type:"boot"} (how to start Python: a snapshot to restore or to make, which
+// the page looks up meanwhile), then one {type:"grade"} (from
 // test number firstTest on) or {type:"try"}, each with `earlier` (the code of the steps it uses); worker -> page "status", "wasm-module" (when it
 // compiled Pyodide itself), "snapshot" {bytes, version} (when asked to make one) or
 // "snapshot-rejected" (when the one it got did not boot), "ready" {boot: how Python started:
@@ -155,9 +157,15 @@ const postToPage = self.postMessage.bind(self);
 if (self.name === RELAY_NAME) relay(self.location.href);
 else self.onmessage = serve;
 
+// Settles with the page's {snapshot, makeSnapshot} ("boot" message).
+let resolveBootOrder = () => {};
+const bootOrder = new Promise((resolve) => { resolveBootOrder = resolve; });
+
 // The page sends "grade" only after "ready", once.
 function serve({ data }) {
-  if (data.type === "init") {
+  if (data.type === "boot") {
+    resolveBootOrder(data);
+  } else if (data.type === "init") {
     init(data).then(
       (boot) => postToPage({ type: "ready", boot }),
       (err) => postToPage({ type: "init-error", error: String(err?.message ?? err) }),
@@ -173,8 +181,7 @@ function serve({ data }) {
   }
 }
 
-async function init({ pyodideUrl, graderFilesUrl, bytecodeUrl, interruptBuffer, wasmModule, snapshot,
-  makeSnapshot }) {
+async function init({ pyodideUrl, graderFilesUrl, bytecodeUrl, interruptBuffer, wasmModule }) {
   status("Loading Python…");
   // Compiling the WebAssembly module starts first: V8 compiles it on its own threads while this one
   // evaluates pyodide.asm.js.
@@ -183,6 +190,7 @@ async function init({ pyodideUrl, graderFilesUrl, bytecodeUrl, interruptBuffer, 
   instantiateWasmHere(pyodideUrl, compiled);
   const filesRequest = fetch(graderFilesUrl);
   const bytecode = bytecodeUrl ? downloadBytecode(bytecodeUrl) : null;
+  const { snapshot, makeSnapshot } = await bootOrder;
   const { pyodide, boot } = await bootPython(pyodideUrl, snapshot, makeSnapshot);
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   const keepRawOutput = {
