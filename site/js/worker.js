@@ -189,7 +189,9 @@ async function init({ pyodideUrl, graderFilesUrl, bytecodeUrl, interruptBuffer, 
   importScripts(new URL("pyodide.js", pyodideUrl).href, new URL("pyodide.asm.js", pyodideUrl).href);
   instantiateWasmHere(pyodideUrl, compiled);
   const filesRequest = fetch(graderFilesUrl);
-  const bytecode = bytecodeUrl ? downloadBytecode(bytecodeUrl) : null;
+  // The bytecode is needed once Python has started, seconds after the WebAssembly has arrived: on a slow
+  // link, downloading it alongside would delay the files Python starts from.
+  const bytecode = bytecodeUrl ? compiled.catch(() => {}).then(() => downloadBytecode(bytecodeUrl)) : null;
   const { snapshot, makeSnapshot } = await bootOrder;
   const { pyodide, boot } = await bootPython(pyodideUrl, snapshot, makeSnapshot);
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
