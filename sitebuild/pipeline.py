@@ -9,7 +9,7 @@ from pathlib import Path
 
 from grader.capstone import CorpusError
 from grader.exercise import ExerciseError, load_all
-from grader.authoring.exercise_rules import InvalidExercise, ensure_valid
+from grader.exercise_rules import InvalidExercise, ensure_valid
 from grader.authoring.statement_checks import statement_assets, statement_problems
 from grader.track import used_steps
 from markup.katex import MathUnavailable

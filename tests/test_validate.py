@@ -488,12 +488,16 @@ def twin(tmp_path_factory):
     return twin
 
 
+def twin_problems(twin):
+    """What every command says of the twin: one line per rule it breaks."""
+    return [f"{twin}/exercise.toml:11: step 1 of track 'build-gpt' is already used by softmax_rows "
+            f"({twin.parent}/softmax_rows/exercise.toml:11)",
+            f"{twin}/tests.py:9: the hidden tests print while loading ('loading'); hidden tests must not print"]
+
+
 def test_validate_check_and_build_give_one_verdict(twin, tmp_path):
     problems = validate_exercise(twin).problems
-    assert problems == [
-        f"{twin}/exercise.toml:11: step 1 of track 'build-gpt' is already used by softmax_rows "
-        f"({twin.parent}/softmax_rows/exercise.toml:11)",
-        f"{twin}/tests.py:9: the hidden tests print while loading ('loading'); hidden tests must not print"]
+    assert problems == twin_problems(twin)
     check = run_cli("check", str(twin), str(twin / "solution.py"))
     assert check.returncode == 2 and check.stdout == ""
     assert check.stderr == "error: " + "\n".join(problems) + "\n"
@@ -501,6 +505,22 @@ def test_validate_check_and_build_give_one_verdict(twin, tmp_path):
                             str(tmp_path / "_site"), "--pyodide-url", "https://cdn.example/pyodide/"],
                            capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert build.returncode == 2 and build.stderr == "error: " + "\n".join(problems) + "\n"
+
+
+def test_batch_refuses_a_broken_exercise_as_check_does(twin, tmp_path):
+    out = tmp_path / "results.jsonl"
+    batch = run_cli("batch", str(twin), str(twin.parent / "softmax_rows" / "mutants"), "--out", str(out))
+    assert batch.returncode == 2 and batch.stdout == ""
+    assert batch.stderr == "error: " + "\n".join(twin_problems(twin)) + "\n"
+    assert not out.exists()
+
+
+def test_gradescope_build_refuses_a_broken_exercise_as_check_does(twin, tmp_path):
+    package = tmp_path / "autograder.zip"
+    build = run_cli("gradescope", "build", "--exercise", str(twin), "-o", str(package))
+    assert build.returncode == 2 and build.stdout == ""
+    assert build.stderr == "error: " + "\n".join(twin_problems(twin)) + "\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_pyodide_installs_the_npm_packages_as_the_build_does(tmp_path, monkeypatch):

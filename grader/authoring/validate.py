@@ -11,7 +11,7 @@
   (grader/authoring/statement_checks.py, grader/authoring/statement_examples.py);
 - the hidden tests load as `check` loads them, each has a docstring, their names (and function names)
   are unique, and they import only numpy, the standard library and grader.core;
-  (these rules, which grade nothing, are grader/authoring/exercise_rules.py's: `check` and the build apply them too)
+  (these rules, which grade nothing, are grader/exercise_rules.py's: `check` and the build apply them too)
 - the reference passes every test, the starter does not pass them all;
 - every mutant starts with a comment saying what mistake it models, loads and fails at least one test,
   the first test that catches it saying the diagnosis it declares (`# expect:`, grader/authoring/mutant_diagnosis.py);
@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 from grader.exercise import Exercise, ExerciseError, load_exercise
-from grader.authoring.exercise_rules import mutant_problems, step_problems, tests_problems
+from grader.exercise_rules import mutant_problems, step_problems, tests_problems
 from grader.authoring.reference_runner import run_reference
 from grader.authoring.statement_checks import statement_problems
 from grader.authoring.statement_examples import example_problems, find_examples
