@@ -1,6 +1,7 @@
 """`python -m grader validate`: each kind of broken exercise is named clearly; the shipped ones pass."""
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -457,12 +458,30 @@ def test_shipped_exercises_are_valid(exercise):
     assert f"  ✓ mutants: {count}/{count} caught" in result.lines
 
 
-def test_validate_in_pyodide():
-    """Slow (Node starts Pyodide, ~5 s) but real: the browser's interpreter agrees with CPython."""
+SPIN_SECONDS = 0.3
+
+
+def test_validate_in_pyodide(tmp_path):
+    """Slow (Node starts Pyodide, ~5 s) but real: the browser's interpreter agrees with CPython, and the time of the
+    reference's tests is split there too between the reference's calls and the tests' own code."""
+    # sinusoidal_pe, with a reference whose first call spins: its tests' time is at least that much the learner's.
+    pe = shutil.copytree(ROOT / "exercises" / "sinusoidal_pe", tmp_path / "sinusoidal_pe")
+    edit(pe / "solution.py", '    """Sinusoidal positional encoding table of shape (T, C), float64."""\n',
+         '    """Sinusoidal positional encoding table of shape (T, C), float64."""\n'
+         f'    if not _SPUN:\n        _SPUN.append(_spin({SPIN_SECONDS}))\n')
+    with open(pe / "solution.py", "a") as solution:
+        solution.write("\n\n_SPUN = []\n\n\ndef _spin(seconds):\n    import time\n    started = time.perf_counter()\n"
+                       "    while time.perf_counter() - started < seconds:\n        pass\n")
     # cross_entropy_grad has a randomised test (grader.core.random_checks) that alone catches one mutant.
-    process = run_cli("validate", "sinusoidal_pe", "cross_entropy_grad", "--pyodide")
+    process = run_cli("validate", str(pe), "cross_entropy_grad", "--pyodide")
     assert process.returncode == 0, process.stdout + process.stderr
     assert process.stdout.count("✓ Pyodide: reference and 7 mutant(s) get the same verdicts as in CPython") == 2
+    splits = re.findall(r"\(reference tests (\d+\.\d\d) s \(learner (\d+\.\d\d) s, test code (\d+\.\d\d) s\) "
+                        r"in Pyodide; ", process.stdout)
+    assert len(splits) == 2, process.stdout
+    for total, learner, test_code in splits:
+        assert abs(float(learner) + float(test_code) - float(total)) <= 0.011
+    assert float(splits[0][1]) >= SPIN_SECONDS  # sinusoidal_pe's reference, validated first
 
 
 def test_pyodide_disagreement_is_named(folder):
