@@ -180,7 +180,7 @@ def _prepare(exercise, exercises, validator, validate):
             raise ExerciseError(exercise.path / "exercise.toml",
                                 f"hint {number} does not render: {exc.message}") from None
     if problems := statement_problems(exercise):  # checked on every build, as the rendering
-        raise BuildError(problems[0])
+        raise BuildError("\n".join(problems))
     # Authoring checks (grader/authoring/validate.py): reference passes, mutants caught, tests deterministic and fast.
     if validate:
         validator.check(exercise)
