@@ -18,11 +18,11 @@ from grader.instructor.roster import read_roster
 from grader.checker.executors import ExecutorError, executor_address, make_executor
 from grader.checker.remote import DEFAULT_MEMORY_MB, Limits
 from grader.checker.sandbox import MODES, Sandbox, SandboxError
-from grader.checker.supervisor import Grader, load_test_names
+from grader.checker.supervisor import Grader
 from grader.core.engine import TestsError
 from grader.exercise import EXERCISES_DIR, ExerciseError, exercise_folders, find_exercise, load_all, load_exercise
+from grader.exercise_rules import InvalidExercise, ensure_valid
 from grader.instructor.gradescope_package import PackageError, build_autograder
-from grader.authoring.exercise_rules import InvalidExercise, ensure_valid
 from grader.instructor.outputs import Plan, class_results, gradescope, similarity_file, similarity_view, write_outputs
 from grader.instructor.outputs.atomic import write_atomically
 from grader.instructor.overrides import OverrideError, load_overrides
@@ -365,8 +365,16 @@ def class_targets(args):
     return assignment, Path(args.targets[-1]), by_student
 
 
+def ensure_parts_valid(assignment):
+    """InvalidExercise when an exercise of `assignment` breaks a rule (the rules `check`, `validate` and the build
+    apply, grader/exercise_rules.py): found before anything is graded or written."""
+    for part in assignment.parts:
+        ensure_valid(part.exercise)
+
+
 def run_batch_command(args):
     assignment, folder, by_student = class_targets(args)
+    ensure_parts_valid(assignment)
     named = args.assignment.stem if args.assignment else "_".join(part.exercise.id for part in assignment.parts)
     out = args.out or Path(f"{named}-results.jsonl")
     if args.reports and out.suffix.lower() == ".csv":
@@ -482,8 +490,7 @@ def build_gradescope(args):
     if args.output is None:
         raise UsageError("gradescope build needs -o FILE.zip, where to write the autograder")
     assignment = assignment_from(args)
-    for part in assignment.parts:  # a broken exercise is found here, not on Gradescope
-        part.exercise.check_test_names(load_test_names(part.exercise.grading_spec()))
+    ensure_parts_valid(assignment)  # a broken exercise is found here, not on Gradescope
     options = [f"--{name.replace('_', '-')}={value}" for name, value in
                (("timeout", args.timeout), ("test_timeout", args.test_timeout), ("memory", args.memory),
                 ("sandbox", args.sandbox)) if value is not None]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from grader.capstone import CorpusError
 from grader.exercise import ExerciseError, load_all
-from grader.authoring.exercise_rules import InvalidExercise, ensure_valid
+from grader.exercise_rules import InvalidExercise, ensure_valid
 from grader.authoring.statement_checks import statement_assets, statement_problems
 from grader.track import used_steps
 from markup.katex import MathUnavailable
@@ -182,7 +182,7 @@ def _prepare(exercise, exercises, validator, validate):
             raise ExerciseError(exercise.path / "exercise.toml",
                                 f"hint {number} does not render: {exc.message}") from None
     if problems := statement_problems(exercise):  # checked on every build, as the rendering
-        raise BuildError(problems[0])
+        raise BuildError("\n".join(problems))
     # Authoring checks (grader/authoring/validate.py): reference passes, mutants caught, tests deterministic and fast.
     if validate:
         validator.check(exercise)

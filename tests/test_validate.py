@@ -1,6 +1,7 @@
 """`python -m grader validate`: each kind of broken exercise is named clearly; the shipped ones pass."""
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -457,12 +458,30 @@ def test_shipped_exercises_are_valid(exercise):
     assert f"  ✓ mutants: {count}/{count} caught" in result.lines
 
 
-def test_validate_in_pyodide():
-    """Slow (Node starts Pyodide, ~5 s) but real: the browser's interpreter agrees with CPython."""
+SPIN_SECONDS = 0.3
+
+
+def test_validate_in_pyodide(tmp_path):
+    """Slow (Node starts Pyodide, ~5 s) but real: the browser's interpreter agrees with CPython, and the time of the
+    reference's tests is split there too between the reference's calls and the tests' own code."""
+    # sinusoidal_pe, with a reference whose first call spins: its tests' time is at least that much the learner's.
+    pe = shutil.copytree(ROOT / "exercises" / "sinusoidal_pe", tmp_path / "sinusoidal_pe")
+    edit(pe / "solution.py", '    """Sinusoidal positional encoding table of shape (T, C), float64."""\n',
+         '    """Sinusoidal positional encoding table of shape (T, C), float64."""\n'
+         f'    if not _SPUN:\n        _SPUN.append(_spin({SPIN_SECONDS}))\n')
+    with open(pe / "solution.py", "a") as solution:
+        solution.write("\n\n_SPUN = []\n\n\ndef _spin(seconds):\n    import time\n    started = time.perf_counter()\n"
+                       "    while time.perf_counter() - started < seconds:\n        pass\n")
     # cross_entropy_grad has a randomised test (grader.core.random_checks) that alone catches one mutant.
-    process = run_cli("validate", "sinusoidal_pe", "cross_entropy_grad", "--pyodide")
+    process = run_cli("validate", str(pe), "cross_entropy_grad", "--pyodide")
     assert process.returncode == 0, process.stdout + process.stderr
     assert process.stdout.count("✓ Pyodide: reference and 7 mutant(s) get the same verdicts as in CPython") == 2
+    splits = re.findall(r"\(reference tests (\d+\.\d\d) s \(learner (\d+\.\d\d) s, test code (\d+\.\d\d) s\) "
+                        r"in Pyodide; ", process.stdout)
+    assert len(splits) == 2, process.stdout
+    for total, learner, test_code in splits:
+        assert abs(float(learner) + float(test_code) - float(total)) <= 0.011
+    assert float(splits[0][1]) >= SPIN_SECONDS  # sinusoidal_pe's reference, validated first
 
 
 def test_pyodide_disagreement_is_named(folder):
@@ -488,12 +507,16 @@ def twin(tmp_path_factory):
     return twin
 
 
+def twin_problems(twin):
+    """What every command says of the twin: one line per rule it breaks."""
+    return [f"{twin}/exercise.toml:11: step 1 of track 'build-gpt' is already used by softmax_rows "
+            f"({twin.parent}/softmax_rows/exercise.toml:11)",
+            f"{twin}/tests.py:9: the hidden tests print while loading ('loading'); hidden tests must not print"]
+
+
 def test_validate_check_and_build_give_one_verdict(twin, tmp_path):
     problems = validate_exercise(twin).problems
-    assert problems == [
-        f"{twin}/exercise.toml:11: step 1 of track 'build-gpt' is already used by softmax_rows "
-        f"({twin.parent}/softmax_rows/exercise.toml:11)",
-        f"{twin}/tests.py:9: the hidden tests print while loading ('loading'); hidden tests must not print"]
+    assert problems == twin_problems(twin)
     check = run_cli("check", str(twin), str(twin / "solution.py"))
     assert check.returncode == 2 and check.stdout == ""
     assert check.stderr == "error: " + "\n".join(problems) + "\n"
@@ -501,6 +524,22 @@ def test_validate_check_and_build_give_one_verdict(twin, tmp_path):
                             str(tmp_path / "_site"), "--pyodide-url", "https://cdn.example/pyodide/"],
                            capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert build.returncode == 2 and build.stderr == "error: " + "\n".join(problems) + "\n"
+
+
+def test_batch_refuses_a_broken_exercise_as_check_does(twin, tmp_path):
+    out = tmp_path / "results.jsonl"
+    batch = run_cli("batch", str(twin), str(twin.parent / "softmax_rows" / "mutants"), "--out", str(out))
+    assert batch.returncode == 2 and batch.stdout == ""
+    assert batch.stderr == "error: " + "\n".join(twin_problems(twin)) + "\n"
+    assert not out.exists()
+
+
+def test_gradescope_build_refuses_a_broken_exercise_as_check_does(twin, tmp_path):
+    package = tmp_path / "autograder.zip"
+    build = run_cli("gradescope", "build", "--exercise", str(twin), "-o", str(package))
+    assert build.returncode == 2 and build.stdout == ""
+    assert build.stderr == "error: " + "\n".join(twin_problems(twin)) + "\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_pyodide_installs_the_npm_packages_as_the_build_does(tmp_path, monkeypatch):

@@ -7,7 +7,7 @@ does not pass every test, or does not start with a comment saying how it differs
 """
 
 from grader.exercise import ExerciseError
-from grader.authoring.exercise_rules import MUTANT_HEADER
+from grader.exercise_rules import MUTANT_HEADER
 
 LABEL_PREFIX = "accepted/"  # the label of a variant's runs, so that it cannot clash with a mutant's
 

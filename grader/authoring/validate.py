@@ -11,7 +11,7 @@
   (grader/authoring/statement_checks.py, grader/authoring/statement_examples.py);
 - the hidden tests load as `check` loads them, each has a docstring, their names (and function names)
   are unique, and they import only numpy, the standard library and grader.core;
-  (these rules, which grade nothing, are grader/authoring/exercise_rules.py's: `check` and the build apply them too)
+  (these rules, which grade nothing, are grader/exercise_rules.py's: `check` and the build apply them too)
 - the reference passes every test, the starter does not pass them all;
 - every mutant starts with a comment saying what mistake it models, loads and fails at least one test,
   the first test that catches it saying the diagnosis it declares (`# expect:`, grader/authoring/mutant_diagnosis.py);
@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 from grader.exercise import Exercise, ExerciseError, load_exercise
-from grader.authoring.exercise_rules import mutant_problems, step_problems, tests_problems
+from grader.exercise_rules import mutant_problems, step_problems, tests_problems
 from grader.authoring.reference_runner import run_reference
 from grader.authoring.statement_checks import statement_problems
 from grader.authoring.statement_examples import example_problems, find_examples
@@ -364,17 +364,18 @@ def _check_pyodide(exercise, runs, earlier, dist, result):
             if status1 != status2:
                 problems.append(_problem(_path_of(exercise, label), f"test {name!r} is {status1} in CPython but "
                                          f"{status2} in Pyodide" + (f": {message}" if message else "")))
-    reference_seconds = pyodide_runs["reference"].seconds
-    if reference_seconds > exercise.time_limit:
-        problems.append(_problem(exercise.path / "tests.py", f"the reference's tests take {reference_seconds:.2f} s "
-                                 f"in Pyodide, over time_limit {exercise.time_limit:g} s: a correct solution "
-                                 f"would time out in the browser"))
+    reference = pyodide_runs["reference"]
+    reference_time = f"{reference.seconds:.2f} s ({time_split(reference.tests)})"
+    if reference.seconds > exercise.time_limit:
+        problems.append(_problem(exercise.path / "tests.py", f"the reference's tests take {reference_time} in "
+                                 f"Pyodide, over time_limit {exercise.time_limit:g} s: a correct solution would "
+                                 f"time out in the browser"))
     details = [f"not run in Pyodide (times out in CPython): {name}" for name in skipped]
     mutants = f"{len(sources) - 1 - len(exercise.accepted)} mutant(s)"
     graded = (f"reference, {mutants} and {len(exercise.accepted)} accepted variant(s)" if exercise.accepted
               else f"reference and {mutants}")
     result.check(f"Pyodide: {graded} get the same verdicts as in CPython "
-                 f"(reference tests {reference_seconds:.2f} s in Pyodide; {wall:.1f} s with Node startup)",
+                 f"(reference tests {reference_time} in Pyodide; {wall:.1f} s with Node startup)",
                  problems, details)
 
 
@@ -402,7 +403,8 @@ def grade_in_pyodide(exercise, sources, dist, earlier=()):
         f"request = json.loads({request!r})\n"
         "spec = GradingSpec(**request['spec'])\n"
         "earlier = [EarlierStep.from_dict(fields) for fields in request['earlier']]\n"
-        "reports = {label: grade(spec, source, earlier=earlier) for label, source in request['sources'].items()}\n"
+        "reports = {label: grade(spec, source, earlier=earlier, authoring=True)\n"
+        "           for label, source in request['sources'].items()}\n"
         "json.dumps(reports)\n"
     )
     timeout = NODE_STARTUP_SECONDS + exercise.time_limit * len(sources)

@@ -175,13 +175,15 @@ def compile_tests(spec):
     return _compiled_tests[key]
 
 
-def grade(spec, source, emit=None, earlier=()):
-    """Grade `source` in this interpreter (no isolation); return the report (see report.py)."""
-    return run_tests(spec, InProcessLearner(spec.entry, source, earlier), emit)
+def grade(spec, source, emit=None, earlier=(), authoring=False):
+    """Grade `source` in this interpreter (no isolation); return the report (see report.py), an authoring one
+    (each test's `learner_ms` and `test_code_error`) when `authoring`."""
+    return run_tests(spec, InProcessLearner(spec.entry, source, earlier), emit, authoring=authoring)
 
 
-def run_tests(spec, learner, emit=None, tests=None, test_timer=None):
-    """Run the hidden tests of `spec` against `learner`; emit events and return the report.
+def run_tests(spec, learner, emit=None, tests=None, test_timer=None, authoring=False):
+    """Run the hidden tests of `spec` against `learner`; emit events and return the report (an authoring one
+    when `authoring`, see report.py).
 
     `learner` has `start(send_output)`, `load()` -> None or (status, message),
     `function` (what the tests call), `begin_test()` (each test's own clock starts),
@@ -191,7 +193,7 @@ def run_tests(spec, learner, emit=None, tests=None, test_timer=None):
     -> None or why no time is left; it stops a test by raising TestCodeStopped into it.
     """
     tests = tests if tests is not None else load_tests(spec)
-    builder = ReportBuilder(spec.exercise_id, [t.name for t in tests], spec.points)
+    builder = ReportBuilder(spec.exercise_id, [t.name for t in tests], spec.points, authoring=authoring)
     current_test = [None]
 
     def send(event):

@@ -380,8 +380,10 @@ class GradingRun extends Run {
     this.cut(true, (where) => {
       const message = `Time limit exceeded: this test's calls to your function took more than ${seconds} s `
         + "(the limit for one test).";
-      const event = { event: "test", index, status: "timeout", message: withPlace(message, where),
-        duration_ms: this.endedAt - this.testStartedAt };
+      const [status, shown] = inTestsCode(where)
+        ? ["error", testsCodeTimedOut(`${seconds} s, the limit for one test`, where)]
+        : ["timeout", withPlace(message, where)];
+      const event = { event: "test", index, status, message: shown, duration_ms: this.endedAt - this.testStartedAt };
       this.builder.add(event);
       this.onEvent(event);
       this.worker = null;
@@ -400,17 +402,24 @@ class GradingRun extends Run {
     }
   }
 
-  // The report of a run cut short; `where` is {line, function, code} of the learner's code, or null.
+  // The report of a run cut short; `where` is where_stopped's place (worker.js), or null. A time limit
+  // that ran out in the hidden tests' own code is the exercise's error, not the learner's timeout.
   finish(interruption, where) {
     if (this.isOver) return;
     clearTimeout(this.testTimer);
+    const testsAtFault = interruption[0] === "timeout" && inTestsCode(where);
+    if (testsAtFault) {
+      interruption = ["error", testsCodeTimedOut(`${this.limits.total} s, the limit for all the tests`, where)];
+    }
+    const place = testsAtFault ? null : describePlace(where);
     const report = this.builder.finish(interruption);
     const running = this.builder.running;
-    const place = describePlace(where);
     if (running !== null && this.worker !== null) {
       const test = report.tests[running];
       test.duration_ms = Math.round((this.endedAt - this.testStartedAt) * 1000) / 1000;
       if (place) test.message += `\n${place}`;
+    } else if (!this.builder.loaded && testsAtFault) {
+      report.error = interruption[1]; // the tests were being loaded, not the learner's code
     } else if (!this.builder.loaded && place) {
       report.error += `\n${place}`;
     }
@@ -466,12 +475,32 @@ export function withPlace(message, where) {
   return place ? `${message}\n${place}` : message;
 }
 
+// Whether the worker's place `where` is in the hidden tests' own code ({tests, line, function}).
+function inTestsCode(where) {
+  return typeof where === "object" && where !== null && typeof where.tests === "string"
+    && Number.isInteger(where.line);
+}
+
+// "tests.py:12 (in test_shape)" for a place in the hidden tests' own code.
+function testsLine(where) {
+  return `${text(where.tests, 200)}:${where.line} (in ${text(where.function, 200)})`;
+}
+
+// What a test stopped by a time limit (`limit`: "2 s, the limit for one test") while the tests' own code
+// ran says: as offline (grader/core/engine.py), the exercise has a bug and the learner's code is not at fault.
+function testsCodeTimedOut(limit, where) {
+  return `This test could not finish: the exercise's own test code (not yours) was still running when the time `
+    + `ran out (${limit}), at ${testsLine(where)}. The exercise has a bug; your code is not at fault.`;
+}
+
 // "Stopped at line 3 of your code (in f): x += 1" for the worker's {line, function, code}, "of your
 // softmax (step 5), in f" when it has `earlier` (an earlier step's label), "Stopped in the reference softmax
-// (step 5)" when it has only that; null when `where` is missing or not that shape (the learner's code
-// can post messages of its own).
+// (step 5)" when it has only that, "Stopped in the exercise's own test code, at tests.py:12 (in test_x)" for
+// {tests, line, function}; null when `where` is missing or not that shape (the learner's code can post
+// messages of its own).
 function describePlace(where) {
   if (typeof where !== "object" || where === null) return null;
+  if (inTestsCode(where)) return `Stopped in the exercise's own test code (not yours), at ${testsLine(where)}.`;
   const earlier = typeof where.earlier === "string" ? text(where.earlier, 200) : null;
   if (!Number.isInteger(where.line)) return earlier && `Stopped in ${earlier}, which this step uses.`;
   const functionName = text(where.function, 200);

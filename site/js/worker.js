@@ -42,6 +42,7 @@ from grader.core.engine import (
 )
 
 earlier_files = {}  # filename of an earlier step's code -> its EarlierStep, for where_stopped
+tests_file = [None]  # the hidden tests' filename during a run, for where_stopped
 
 def load_earlier_steps(earlier_json):
     """[EarlierStep] from the page's list (dependencies first): the code of the steps this one uses."""
@@ -51,9 +52,13 @@ def load_earlier_steps(earlier_json):
     return earlier
 
 def where_stopped(frame):
-    """Where the innermost frame of the learner's code (or of an earlier step's) was, or None:
-    {line, function, code}, with "earlier" (its label) in an earlier step; a reference's line is not shown."""
+    """Where the run was, from the innermost frame out, or None. In the learner's code (or an earlier
+    step's): {line, function, code}, with "earlier" (its label) in an earlier step; a reference's line is
+    not shown. In the hidden tests' own code, outside any call into the learner's (a slow or looping test is
+    the exercise's bug, not the learner's): {tests: its filename, line, function}."""
     while frame is not None and frame.f_code.co_filename not in (SUBMISSION_FILENAME, *earlier_files):
+        if frame.f_code.co_filename == tests_file[0]:
+            return {"tests": tests_file[0], "line": frame.f_lineno, "function": frame.f_code.co_name}
         frame = frame.f_back
     if frame is None:
         return None
@@ -90,6 +95,7 @@ def run(spec_json, source, earlier_json, post, take_raw_output, post_stuck, firs
     report_where_stopped(post_stuck)
     fields = json.loads(spec_json)
     spec = GradingSpec(**{f.name: fields[f.name] for f in dataclasses.fields(GradingSpec)})
+    tests_file[0] = spec.tests_filename
     tests = load_tests(spec)
 
     def emit(event):

@@ -1,4 +1,5 @@
-"""The rules an exercise's own files must follow, checked the same way by `validate`, `check` and the build.
+"""The rules an exercise's own files must follow, checked the same way by `validate`, `check`, the build,
+`batch` and `gradescope build` (grader/cli.py).
 
 The loader (grader/exercise.py) checks each file's format and exercise.toml,
 and grader/track.py the steps it uses; the rules here need more: the
