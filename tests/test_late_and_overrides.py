@@ -178,6 +178,11 @@ def test_a_bad_due_date_or_late_policy_is_one_line_naming_the_line(tmp_path, cap
     ("student,exercise,test,points,reason\n10001,softmax,Shape,1,x\n10001,softmax,,2,y\n",
      "overrides.csv:3: overrides the whole exercise and one of its tests (line 2) for the same student; keep one"),
     ("student,exercise,score,reason\n", "overrides.csv:1: the columns should be student,exercise,test,points,reason"),
+    ("Student,exercise,points,reason,student\n",
+     "overrides.csv:1: the columns should be student,exercise,test,points,reason (test may be left out), "
+     "not Student,exercise,points,reason,student"),
+    ("student,exercise,points,reason\n10001,softmax,1,x,more\n",
+     "overrides.csv:2: 5 cells where the first line names 4 columns"),
     ("", "overrides.csv: empty"),
 ])
 def test_a_bad_overrides_file_is_one_line_naming_the_line(course, tmp_path, capsys, overrides, expected):
