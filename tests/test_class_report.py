@@ -23,6 +23,8 @@ LONG = ("looks like the normalisation ran over the whole array instead of each s
      "result should have shape ‹shape›, got ‹shape›"),
     ("got [0.1 0.2 0.7]", "got [0.25, 0.25]", "got [‹numbers›]"),
     ("float32 is not float64 (line 3)", "float32 is not float64 (line 12)", "float32 is not float64 (line ‹n›)"),
+    ("f(x) for x of shape (5, 5) (float32): entry [0] is nan", "f(x) for x of shape (4,) (int64): entry [1] is nan",
+     "f(x) for x of shape ‹shape› (‹dtype›): entry [‹index›] is nan"),
 ])
 def test_messages_that_differ_in_their_numbers_are_one_diagnosis(first, second, expected):
     assert normalised(first) == normalised(second) == expected

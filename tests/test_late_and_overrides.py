@@ -112,6 +112,9 @@ def test_feedback_report_and_gradescope_show_each_change(reports):
     assert "due 2026-11-20T23:59:00+01:00; 8 change(s) to the graded points" in section
     assert section.index("override of the exercise: 2 -&gt; 1 points (copied code, half the points)") \
         < section.index("marked late by the LMS")  # overrides first
+    assert "<td>Cy</td><td>softmax</td><td>override</td>" in section  # the student's name, as in the tables above
+    students = page.split("<h2>Students by score")[1].split("<h2>")[0]
+    assert '6.4/8 <span class="muted">(late, override)</span>' in students  # Cy's softmax, weighted
     results = json.loads(next((reports / "gradescope").glob("Cy_10003-*.json")).read_text())
     assert results["score"] == 8
     assert "softmax: 3.2/4 [override of test 'Values'" in results["output"]

@@ -159,7 +159,7 @@ def _diagnoses(exercise_id, students):
     if not rows:
         return []
     return [f"<h3>{e(exercise_id)}: failures by diagnosis</h3>", '<div class="scroll"><table>',
-            '<tr><th class="num">Students</th><th class="wide">Diagnosis (numbers as ‹n›, shapes as ‹shape›)</th>'
+            '<tr><th class="num">Students</th><th class="wide">Diagnosis (numbers as ‹n›, shapes as ‹shape›, dtypes as ‹dtype›)</th>'
             "<th>In the tests</th><th>Who</th></tr>", *rows, "</table></div>"]
 
 
@@ -196,7 +196,7 @@ def _lines(pair, shown):
 def _adjustments(students, plan):
     """Every change to the graded points, so that none is silent: overrides, then late penalties."""
     e = escape
-    rows = [f"<tr><td>{e(student.name)}</td><td>{e(exercise_id)}</td><td>{e(adjustment['kind'])}</td>"
+    rows = [f"<tr><td>{e(student.shown_name)}</td><td>{e(exercise_id)}</td><td>{e(adjustment['kind'])}</td>"
             f"<td class=\"num\">{adjustment['change']:+g}</td><td>{e(adjustment['note'])}</td></tr>"
             for kind in ("override", "late") for student in students for exercise_id in plan.weights
             for adjustment in student.records.get(exercise_id, {}).get("adjustments", ()) if adjustment["kind"] == kind]
@@ -213,6 +213,9 @@ def _where(record, weight):
     if record is None:
         return '<span class="muted">no result</span>'
     score = f"{points(weight * record['score'])}/{points(weight * record['max_score'])}"
+    changes = sorted({adjustment["kind"] for adjustment in record.get("adjustments", ())})
+    if changes:  # the points shown include them: the "Late work and overrides" section says why
+        score += f' <span class="muted">({", ".join(changes)})</span>'
     if "missing" in record:
         return f'{score} <span class="stuck">{e(record["missing"])}</span>'
     if record["error"]:
