@@ -2,7 +2,8 @@
 
 "output[0, 1]: expected 0.5, got 0.7 (3 of 12 entries differ)" and "output[2, 0]: expected 0.2, got 0.9
 (1 of 12 entries differ)" are one diagnosis, shown as "output[‹index›]: expected ‹n›, got ‹n› (‹n› of ‹n›
-entries differ)"; shapes become ‹shape›, an input's dtype "(float32)" (‹dtype›), and runs of numbers (an array printed) ‹numbers›.
+entries differ)"; shapes become ‹shape›, an input's dtype "(float32)" (‹dtype›), and runs of numbers
+(an array printed) ‹numbers›.
 """
 
 import dataclasses

@@ -159,7 +159,8 @@ def _diagnoses(exercise_id, students):
     if not rows:
         return []
     return [f"<h3>{e(exercise_id)}: failures by diagnosis</h3>", '<div class="scroll"><table>',
-            '<tr><th class="num">Students</th><th class="wide">Diagnosis (numbers as ‹n›, shapes as ‹shape›, dtypes as ‹dtype›)</th>'
+            '<tr><th class="num">Students</th>'
+            '<th class="wide">Diagnosis (numbers as ‹n›, shapes as ‹shape›, dtypes as ‹dtype›)</th>'
             "<th>In the tests</th><th>Who</th></tr>", *rows, "</table></div>"]
 
 
