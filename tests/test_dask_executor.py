@@ -20,9 +20,8 @@ import psutil
 import pytest
 from distributed import Client, LocalCluster
 
-from grader.checker.executors import fingerprint
+from grader.checker.executors import fingerprint, workers_that_cannot_run
 from grader.checker.sandbox import Sandbox
-from grader.checker.shipping import _install
 from test_batch import batch, copy_cases, read_jsonl
 from test_earlier_steps import ATTRIBUTED, copy_catalogue, write_submissions
 
@@ -186,14 +185,20 @@ def test_a_worker_without_bubblewrap_is_named(tmp_path):
     assert read_jsonl(tmp_path / "r2.jsonl")[0]["passed"]
 
 
-def test_a_worker_with_another_numpy_cannot_install_the_grader(tmp_path):
-    client = dict(fingerprint(), numpy="1.0.0")
-    with pytest.raises(RuntimeError) as refused:
-        _install("tcp://10.0.0.7:4000", tmp_path, b"not read", client)
-    assert str(refused.value) == (
-        f"worker tcp://10.0.0.7:4000 cannot run this grader (numpy {fingerprint()['numpy']} there, 1.0.0 here); "
-        "give it the same Python and the packages of requirements.txt")
-    assert list(tmp_path.iterdir()) == []  # nothing unpacked
+def test_a_worker_with_another_python_or_numpy_is_named(bare_cluster):
+    """From the versions the workers report, one given another numpy and the other another Python."""
+    with Client(bare_cluster.replace("dask://", "tcp://"), set_as_default=False) as client:
+        versions = client.get_versions(check=False)
+    first, second = sorted(versions["workers"])
+    assert workers_that_cannot_run(versions, fingerprint()) == []
+    versions["workers"][first]["packages"]["numpy"] = "1.26.4"
+    versions["workers"][second]["packages"]["python"] = "3.12.1.final.0"
+    here = fingerprint()
+    assert workers_that_cannot_run(versions, here) == [
+        f"worker {first} cannot run this grader (numpy 1.26.4 there, {here['numpy']} here); give it the same "
+        "Python and the packages of requirements.txt",
+        f"worker {second} cannot run this grader (Python 3.12 there, {here['Python']} here); give it the same "
+        "Python and the packages of requirements.txt"]
 
 
 def test_an_interrupted_dask_run_resumes_to_the_same_records(folder, cluster, local_records, tmp_path):

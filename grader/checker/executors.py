@@ -17,10 +17,11 @@ limits (the import rule included), the hidden tests' names and the
 submission's source.  The grading code is this client's `grader` package,
 which the client ships to every worker when it connects (grader/checker/shipping.py),
 so workers need no checkout of this project: only the same Python, numpy
-and Dask (and bubblewrap for the sandbox).  Then it compares each worker's
-fingerprint (a hash of the grader's source, numpy's and Python's versions)
-with its own, and each task does so again: a worker that had already loaded
-another grader is refused, naming it.
+and Dask (and bubblewrap for the sandbox), which it checks first from the
+versions Dask reports.  Then it compares each worker's fingerprint (a hash of
+the grader's source, numpy's and Python's versions) with its own, and each
+task does so again: a worker that had already loaded another grader is
+refused, naming it.
 
 A task that fails for another reason (an error in the worker, a worker that
 died) is one submission's problem, not the batch's: it is sent once more, and
@@ -128,10 +129,14 @@ class DaskExecutor:
         """Install this grader on every worker (and on those that join later); ExecutorError naming the workers
         that cannot run it."""
         mine = fingerprint()
+        unfit = workers_that_cannot_run(self.client.get_versions(check=False), mine)
+        if unfit:
+            raise ExecutorError(f"{self.address}: " + "; ".join(unfit))
         try:
-            self.client.register_plugin(install_plugin(package_archive(GRADER_PACKAGE, _grader_files()), mine))
+            self.client.register_plugin(install_plugin(package_archive(GRADER_PACKAGE, _grader_files()),
+                                                       mine["grader code"]))
         except Exception as exc:
-            raise ExecutorError(f"{self.address}: {_one_line(exc)}") from None
+            raise ExecutorError(f"{self.address}: a worker cannot install the grader ({_one_line(exc)})") from None
         theirs = self.client.run(*deferred_call(worker_grader))
         wrong = [f"worker {worker} already runs another grader, loaded from {where} before this batch "
                  f"({_differences(found, mine)}); restart it to load this one"
@@ -191,6 +196,20 @@ class DaskExecutor:
     def _say(self, text):
         if self.warn is not None:
             self.warn(text)
+
+
+def workers_that_cannot_run(versions, mine):
+    """What is wrong with each worker whose Python or numpy differs from this machine's (`mine`: its fingerprint),
+    from the `versions` Dask reports (Client.get_versions)."""
+    problems = []
+    for worker, found in sorted(versions["workers"].items()):
+        packages = found["packages"]
+        theirs = {"Python": ".".join(packages["python"].split(".")[:2]), "numpy": packages.get("numpy") or "missing"}
+        differences = _differences(theirs, {part: mine[part] for part in theirs})
+        if differences:
+            problems.append(f"worker {worker} cannot run this grader ({differences}); give it the same Python "
+                            "and the packages of requirements.txt")
+    return problems
 
 
 def worker_grader():

@@ -10,10 +10,10 @@ The scheduler unpickles each task it is given, and has no grader either: so a ta
 bytes that only the worker unpickles (`deferred_call`), and unpickling them makes the call.
 """
 
-import importlib.metadata
 import io
 import os
 import pickle
+import shutil
 import sys
 import tempfile
 import zipfile
@@ -44,8 +44,8 @@ def package_archive(package, files):
     return buffer.getvalue()
 
 
-def install_plugin(archive, fingerprint):
-    """The worker plugin that installs the grader of `archive` (whose fingerprint is `fingerprint`)."""
+def install_plugin(archive, code):
+    """The worker plugin that installs the grader of `archive` (`code`: its fingerprint)."""
     import cloudpickle
     from distributed.diagnostics.plugin import WorkerPlugin
 
@@ -55,21 +55,14 @@ def install_plugin(archive, fingerprint):
         name = PLUGIN_NAME
 
         def setup(self, worker):
-            _install(worker.address, worker.local_directory, archive, fingerprint)
+            _install(worker.local_directory, archive, code)
 
     return InstallGrader()
 
 
-def _install(worker, local_directory, archive, fingerprint):
-    """Unpack the grader into the worker's folder and put it first on sys.path; RuntimeError saying why not."""
-    python = ".".join(map(str, sys.version_info[:2]))
-    wanted = {"Python": python, "numpy": _version("numpy")}
-    differences = [f"{part} {wanted[part] or 'missing'} there, {fingerprint[part]} here"
-                   for part in ("Python", "numpy") if wanted[part] != fingerprint[part]]
-    if differences:
-        raise RuntimeError(f"worker {worker} cannot run this grader ({', '.join(differences)}); give it the "
-                           "same Python and the packages of requirements.txt")
-    folder = Path(local_directory) / f"grader-{fingerprint['grader code']}"
+def _install(local_directory, archive, code):
+    """Unpack the grader (`code`: its fingerprint) into the worker's folder, once, and put it first on sys.path."""
+    folder = Path(local_directory) / f"grader-{code}"
     if not folder.is_dir():
         unpacking = Path(tempfile.mkdtemp(prefix=".grader-", dir=local_directory))
         with zipfile.ZipFile(io.BytesIO(archive)) as files:
@@ -77,14 +70,8 @@ def _install(worker, local_directory, archive, fingerprint):
         try:
             os.rename(unpacking, folder)  # whole or not at all; another process may have done it first
         except OSError:
+            shutil.rmtree(unpacking)
             if not folder.is_dir():
                 raise
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
-
-
-def _version(distribution):
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return None
