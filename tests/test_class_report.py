@@ -23,6 +23,8 @@ LONG = ("looks like the normalisation ran over the whole array instead of each s
      "result should have shape ‹shape›, got ‹shape›"),
     ("got [0.1 0.2 0.7]", "got [0.25, 0.25]", "got [‹numbers›]"),
     ("float32 is not float64 (line 3)", "float32 is not float64 (line 12)", "float32 is not float64 (line ‹n›)"),
+    ("f(x) for x of shape (5, 5) (float32): entry [0] is nan", "f(x) for x of shape (4,) (int64): entry [1] is nan",
+     "f(x) for x of shape ‹shape› (‹dtype›): entry [‹index›] is nan"),
 ])
 def test_messages_that_differ_in_their_numbers_are_one_diagnosis(first, second, expected):
     assert normalised(first) == normalised(second) == expected
@@ -105,6 +107,24 @@ def test_report_shows_the_similar_pairs_it_is_given(tmp_path, results, capsys):
             "<td>bob: 3–9; cy: 4–10, 12</td>") in section
     assert main(["report", str(results), "--reports", str(tmp_path / "plain")]) == 0
     assert "Similar submissions" not in (tmp_path / "plain" / "report.html").read_text()
+
+
+def test_students_with_the_same_code_are_one_group_shown_once(tmp_path, results, capsys):
+    """bob, cy and dee share all their fingerprints: one row; ada's three pairs with them: one row."""
+    def pair(first, second, similarity):
+        return {"first": first, "second": second, "similarity": similarity, "lines": [[[1, 5]], [[1, 5]]]}
+    path = tmp_path / "similarity.json"
+    path.write_text(json.dumps({"threshold": 0.5, "exercises": {"softmax": {"compared": 6, "pairs": [
+        pair("bob", "cy", [1.0, 1.0]), pair("cy", "dee", [1.0, 1.0]), pair("ada", "cy", [0.8, 0.7]),
+        pair("ada", "bob", [0.8, 0.7]), pair("dee", "ada", [0.7, 0.8])]}}}))
+    assert main(["report", str(results), "--reports", str(tmp_path / "out"), "--similarity", str(path)]) == 0
+    section = (tmp_path / "out" / "report.html").read_text().split("<h2>Similar submissions</h2>")[1]
+    assert "softmax: 5 pair(s) of 6 submissions, 2 row(s) below" in section
+    rows = section.split("<tr>")[2:]
+    assert rows[0].startswith('<td colspan="2">bob, cy, dee</td><td class="num">100%</td><td class="num">100%</td>'
+                              "<td>3 students: the same code but for names, comments and layout</td>")
+    assert rows[1].startswith('<td>ada</td><td>cy <span class="muted">(and 2 more with the same code)</span></td>'
+                              '<td class="num">80%</td><td class="num">70%</td>')
 
 
 @pytest.mark.parametrize("first, exercise, expected", [

@@ -1,6 +1,8 @@
 """`python -m grader batch --executor dask://HOST:PORT`: a real Dask cluster (LocalCluster, two worker processes)
-grades like this machine, an interrupted run included; workers close their sandboxes when they exit; bad
-addresses, an unreachable scheduler and a worker running another grader are refused with one line, exit 2."""
+grades like this machine, an interrupted run included; so does a scheduler and workers started with `dask
+scheduler` / `dask worker` away from this project (the client ships them the grader); workers close their
+sandboxes when they exit; bad addresses, an unreachable scheduler, a worker running another grader and one
+without bubblewrap (under --sandbox bwrap) are refused with one line, exit 2."""
 
 import gc
 import os
@@ -18,6 +20,7 @@ import psutil
 import pytest
 from distributed import Client, LocalCluster
 
+from grader.checker.executors import fingerprint, workers_that_cannot_run
 from grader.checker.sandbox import Sandbox
 from test_batch import batch, copy_cases, read_jsonl
 from test_earlier_steps import ATTRIBUTED, copy_catalogue, write_submissions
@@ -110,6 +113,94 @@ def test_a_dask_cluster_grades_a_step_with_the_references_of_the_steps_it_uses(c
     assert ATTRIBUTED in records["wrong_call.py"]["tests"][0]["message"]
 
 
+def start_cluster(folder, workers, path=None):
+    """A `dask scheduler` and `dask worker --nworkers WORKERS` started in `folder`, whose environment has no
+    PYTHONPATH (and PATH `path` for the workers, if given): nothing there can import this project.
+    Returns (address, processes)."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    scheduler_file = folder / "scheduler.json"
+    python = os.path.realpath(sys.executable)
+    scheduler = subprocess.Popen([python, "-m", "distributed.cli.dask_scheduler", "--port", "0",
+                                  "--dashboard-address", ":0", "--scheduler-file", str(scheduler_file)],
+                                 cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not scheduler_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    worker = subprocess.Popen([python, "-m", "distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file),
+                               "--nworkers", str(workers), "--nthreads", "1", "--local-directory", str(folder)],
+                              cwd=folder, env={**env, "PATH": path or env["PATH"]},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with Client(scheduler_file=str(scheduler_file), set_as_default=False) as client:
+        client.wait_for_workers(workers, timeout=60)
+        address = client.scheduler.address.replace("tcp://", "dask://")
+    return address, [worker, scheduler]
+
+
+def stop_cluster(processes):
+    for process in processes:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def bare_cluster(tmp_path_factory):
+    address, processes = start_cluster(tmp_path_factory.mktemp("bare"), workers=2)
+    yield address
+    stop_cluster(processes)
+
+
+def test_workers_without_this_project_grade_with_the_grader_the_client_ships(folder, bare_cluster, local_records,
+                                                                             tmp_path):
+    out = tmp_path / "results.jsonl"
+    process = batch("sinusoidal_pe", str(folder), "--out", str(out), *TIMEOUT, "--executor", bare_cluster)
+    assert process.returncode == 0, process.stderr
+    assert comparable(out) == local_records
+    with Client(bare_cluster.replace("dask://", "tcp://"), set_as_default=False) as client:
+        loaded = client.run(lambda: (sys.modules["grader"].__file__, sys.path, os.getcwd()))
+    assert len(loaded) == 2
+    for grader_file, path, cwd in loaded.values():
+        # The grader they ran is the shipped one, unpacked in their folder: the project is nowhere on their path.
+        assert Path(grader_file).parents[1].name == f"grader-{fingerprint()['grader code']}"
+        assert not Path(grader_file).is_relative_to(ROOT) and not Path(cwd).is_relative_to(ROOT)
+        assert not any(Path(entry).resolve().is_relative_to(ROOT) for entry in path if entry)
+
+
+def test_a_worker_without_bubblewrap_is_named(tmp_path):
+    """Under --sandbox bwrap the batch stops naming it; under auto it grades with the warning local grading gives."""
+    folder = copy_cases(tmp_path / "class", {"a.py": "correct_vectorised.py"})
+    address, processes = start_cluster(tmp_path, workers=1, path=str(tmp_path / "no-programs"))
+    try:
+        required = batch("sinusoidal_pe", str(folder), "--out", str(tmp_path / "r1.jsonl"), "--executor", address,
+                         "--sandbox", "bwrap")
+        fallback = batch("sinusoidal_pe", str(folder), "--out", str(tmp_path / "r2.jsonl"), "--executor", address)
+    finally:
+        stop_cluster(processes)
+    assert required.returncode == 2
+    [line] = [line for line in required.stderr.splitlines() if line.startswith("error:")]
+    assert line.startswith("error: worker tcp://") and line.endswith(
+        ": bubblewrap sandbox unavailable: bubblewrap (bwrap) is not installed; install bubblewrap (e.g. "
+        "`apt-get install bubblewrap`) to run learner code in a sandbox, or choose --sandbox none")
+    assert fallback.returncode == 0, fallback.stderr
+    assert "grades WITHOUT a sandbox (bubblewrap does not work there)" in fallback.stderr
+    assert read_jsonl(tmp_path / "r2.jsonl")[0]["passed"]
+
+
+def test_a_worker_with_another_python_or_numpy_is_named(bare_cluster):
+    """From the versions the workers report, one given another numpy and the other another Python."""
+    with Client(bare_cluster.replace("dask://", "tcp://"), set_as_default=False) as client:
+        versions = client.get_versions(check=False)
+    first, second = sorted(versions["workers"])
+    assert workers_that_cannot_run(versions, fingerprint()) == []
+    versions["workers"][first]["packages"]["numpy"] = "1.26.4"
+    versions["workers"][second]["packages"]["python"] = "3.12.1.final.0"
+    here = fingerprint()
+    assert workers_that_cannot_run(versions, here) == [
+        f"worker {first} cannot run this grader (numpy 1.26.4 there, {here['numpy']} here); give it the same "
+        "Python and the packages of requirements.txt",
+        f"worker {second} cannot run this grader (Python 3.12 there, {here['Python']} here); give it the same "
+        "Python and the packages of requirements.txt"]
+
+
 def test_an_interrupted_dask_run_resumes_to_the_same_records(folder, cluster, local_records, tmp_path):
     out = tmp_path / "results.jsonl"
     command = [sys.executable, "-m", "grader", "batch", "sinusoidal_pe", str(folder), "--out", str(out), *TIMEOUT,
@@ -157,19 +248,25 @@ def test_an_unreachable_scheduler_is_an_error_within_the_connect_timeout(tmp_pat
 
 
 def test_a_worker_running_another_grader_is_refused(cluster, tmp_path):
-    """The client runs an edited copy of the grader, the workers the original."""
+    """The workers have loaded the original grader (a batch ran); the client runs an edited copy, which
+    workers cannot load without restarting."""
     edited = tmp_path / "edited"
     shutil.copytree(ROOT / "grader", edited / "grader", ignore=shutil.ignore_patterns("__pycache__"))
     with open(edited / "grader" / "core" / "checks.py", "a") as checks:
         checks.write("# an edit the workers do not have\n")
     folder = copy_cases(tmp_path / "class", {"a.py": "correct_vectorised.py"})
+    first = batch("sinusoidal_pe", str(folder), "--out", str(tmp_path / "first.jsonl"),
+                  "--executor", dask_address(cluster))
+    assert first.returncode == 0, first.stderr
     out = tmp_path / "results.jsonl"
     process = batch(str(ROOT / "exercises" / "sinusoidal_pe"), str(folder), "--out", str(out),
                     "--executor", dask_address(cluster), cwd=edited)
     assert process.returncode == 2
     [line] = [line for line in process.stderr.splitlines() if line.startswith("error:")]
-    assert " runs another grader (grader code " in line and " here); install the same version" in line
-    assert out.read_text() == ""  # nothing graded, nothing recorded
+    assert line.startswith(f"error: {dask_address(cluster)}: worker tcp://")
+    assert " already runs another grader, loaded from " in line and " before this batch (grader code " in line
+    assert line.endswith(" here); restart it to load this one")
+    assert not out.exists()  # refused on connecting: nothing graded, nothing recorded
 
 
 def test_starting_a_sandbox_closes_no_descriptor_twice():

@@ -112,6 +112,9 @@ def test_feedback_report_and_gradescope_show_each_change(reports):
     assert "due 2026-11-20T23:59:00+01:00; 8 change(s) to the graded points" in section
     assert section.index("override of the exercise: 2 -&gt; 1 points (copied code, half the points)") \
         < section.index("marked late by the LMS")  # overrides first
+    assert "<td>Cy</td><td>softmax</td><td>override</td>" in section  # the student's name, as in the tables above
+    students = page.split("<h2>Students by score")[1].split("<h2>")[0]
+    assert '6.4/8 <span class="muted">(late, override)</span>' in students  # Cy's softmax, weighted
     results = json.loads(next((reports / "gradescope").glob("Cy_10003-*.json")).read_text())
     assert results["score"] == 8
     assert "softmax: 3.2/4 [override of test 'Values'" in results["output"]
@@ -178,6 +181,11 @@ def test_a_bad_due_date_or_late_policy_is_one_line_naming_the_line(tmp_path, cap
     ("student,exercise,test,points,reason\n10001,softmax,Shape,1,x\n10001,softmax,,2,y\n",
      "overrides.csv:3: overrides the whole exercise and one of its tests (line 2) for the same student; keep one"),
     ("student,exercise,score,reason\n", "overrides.csv:1: the columns should be student,exercise,test,points,reason"),
+    ("Student,exercise,points,reason,student\n",
+     "overrides.csv:1: the columns should be student,exercise,test,points,reason (test may be left out), "
+     "not Student,exercise,points,reason,student"),
+    ("student,exercise,points,reason\n10001,softmax,1,x,more\n",
+     "overrides.csv:2: 5 cells where the first line names 4 columns"),
     ("", "overrides.csv: empty"),
 ])
 def test_a_bad_overrides_file_is_one_line_naming_the_line(course, tmp_path, capsys, overrides, expected):

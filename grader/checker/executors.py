@@ -14,10 +14,14 @@ carry everything as data: the exercise's grading spec (its id, entry function
 and the hidden tests' source, never a path: workers need not see the
 client's files), the earlier steps it uses (their sources as data too), the
 limits (the import rule included), the hidden tests' names and the
-submission's source.  The grading code is the worker's
-installed `grader` package, so each task first compares the worker's
-fingerprint (a hash of the grader's source, numpy's and Python's versions)
-with the client's, and refuses to grade on a mismatch.
+submission's source.  The grading code is this client's `grader` package,
+which the client ships to every worker when it connects (grader/checker/shipping.py),
+so workers need no checkout of this project: only the same Python, numpy
+and Dask (and bubblewrap for the sandbox), which it checks first from the
+versions Dask reports.  Then it compares each worker's fingerprint (a hash of
+the grader's source, numpy's and Python's versions) with its own, and each
+task does so again: a worker that had already loaded another grader is
+refused, naming it.
 
 A task that fails for another reason (an error in the worker, a worker that
 died) is one submission's problem, not the batch's: it is sent once more, and
@@ -39,6 +43,7 @@ import numpy
 
 from grader.checker.remote import Limits
 from grader.checker.sandbox import Sandbox, SandboxError
+from grader.checker.shipping import deferred_call, install_plugin, package_archive
 from grader.checker.supervisor import Grader, shared_sandbox
 from grader.core.engine import EarlierStep, GradingSpec
 from grader.core.report import ReportBuilder
@@ -113,7 +118,31 @@ class DaskExecutor:
             self.client.close()
             raise ExecutorError(f"{self.address}: no Dask worker joined the scheduler within {timeout}; "
                                 "start some with `dask worker`") from None
+        try:
+            self._ship_grader()
+        except BaseException:
+            self.client.close()
+            raise
         return self
+
+    def _ship_grader(self):
+        """Install this grader on every worker (and on those that join later); ExecutorError naming the workers
+        that cannot run it."""
+        mine = fingerprint()
+        unfit = workers_that_cannot_run(self.client.get_versions(check=False), mine)
+        if unfit:
+            raise ExecutorError(f"{self.address}: " + "; ".join(unfit))
+        try:
+            self.client.register_plugin(install_plugin(package_archive(GRADER_PACKAGE, _grader_files()),
+                                                       mine["grader code"]))
+        except Exception as exc:
+            raise ExecutorError(f"{self.address}: a worker cannot install the grader ({_one_line(exc)})") from None
+        theirs = self.client.run(*deferred_call(worker_grader))
+        wrong = [f"worker {worker} already runs another grader, loaded from {where} before this batch "
+                 f"({_differences(found, mine)}); restart it to load this one"
+                 for worker, (found, where) in sorted(theirs.items()) if found != mine]
+        if wrong:
+            raise ExecutorError(f"{self.address}: " + "; ".join(wrong))
 
     def __exit__(self, *exc_info):
         self.client.close()
@@ -130,7 +159,7 @@ class DaskExecutor:
         warned = set()
 
         def send(key, source, attempt=1):
-            future = self.client.submit(task, source, pure=False)
+            future = self.client.submit(*deferred_call(task, source), pure=False)
             sent[future] = (key, source, attempt)
             running.add(future)
 
@@ -145,9 +174,6 @@ class DaskExecutor:
                     raise
                 except Exception as exc:
                     cause = _cause(exc)
-                    if "No module named 'grader'" in str(exc):
-                        raise ExecutorError(f"{self.address}: the scheduler or a worker cannot load the grader "
-                                            f"({cause}); is this project on their PYTHONPATH? (see README.md)") from None
                     if attempt < MAX_ATTEMPTS:
                         self._say(f"warning: {self.address}: grading a submission failed ({cause}); "
                                   "sending it once more")
@@ -172,16 +198,33 @@ class DaskExecutor:
             self.warn(text)
 
 
+def workers_that_cannot_run(versions, mine):
+    """What is wrong with each worker whose Python or numpy differs from this machine's (`mine`: its fingerprint),
+    from the `versions` Dask reports (Client.get_versions)."""
+    problems = []
+    for worker, found in sorted(versions["workers"].items()):
+        packages = found["packages"]
+        theirs = {"Python": ".".join(packages["python"].split(".")[:2]), "numpy": packages.get("numpy") or "missing"}
+        differences = _differences(theirs, {part: mine[part] for part in theirs})
+        if differences:
+            problems.append(f"worker {worker} cannot run this grader ({differences}); give it the same Python "
+                            "and the packages of requirements.txt")
+    return problems
+
+
+def worker_grader():
+    """Run on a Dask worker: the fingerprint of the grader it runs, and where that grader was loaded from."""
+    return fingerprint(), str(GRADER_PACKAGE)
+
+
 def grade_on_worker(spec, limits, test_names, sandbox_mode, client_fingerprint, source, earlier=()):
     """Run on a Dask worker: (the report of `source`, this worker's address, the sandbox mode it used)."""
     from distributed import get_worker
     address = get_worker().address
     mine = fingerprint()
     if mine != client_fingerprint:
-        differences = ", ".join(f"{part} {mine[part]} there, {client_fingerprint[part]} here"
-                                for part in mine if mine[part] != client_fingerprint[part])
-        raise ExecutorError(f"worker {address} runs another grader ({differences}); install the same version "
-                            "of this project and its requirements on every worker")
+        raise ExecutorError(f"worker {address} runs another grader ({_differences(mine, client_fingerprint)}); "
+                            "restart it to load this one")
     with _worker_grading:  # tasks of one worker process take turns on its sandbox
         try:
             sandbox = shared_sandbox(sandbox_mode)
@@ -199,10 +242,19 @@ _worker_grading = threading.Lock()
 def fingerprint():
     """What must match between the client and a worker for both to grade alike."""
     digest = hashlib.sha256()
-    for path in sorted(GRADER_PACKAGE.rglob("*.py")):
+    for path in _grader_files():
         digest.update(path.relative_to(GRADER_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return {"grader code": digest.hexdigest()[:16], "numpy": numpy.__version__,
             "Python": ".".join(platform.python_version_tuple()[:2])}
+
+
+def _differences(there, here):
+    return ", ".join(f"{part} {there[part]} there, {here[part]} here" for part in here if there[part] != here[part])
+
+
+def _grader_files():
+    """The grader's source files: what its fingerprint covers and what workers are sent."""
+    return sorted(GRADER_PACKAGE.rglob("*.py"))
 
 
 def _failed_report(spec, test_names, cause):

@@ -12,16 +12,15 @@ only (grader/instructor/outputs/adjustments.py), each shown as an override with 
 points as graded.
 """
 
-import csv
 import dataclasses
 import math
 
 from grader.instructor.records import student_key
-from grader.submission import SubmissionError, display, read_bytes
+from grader.instructor.tables import TableError, read_table
+from grader.submission import display
 
 COLUMNS = ("student", "exercise", "test", "points", "reason")
 REQUIRED = ("student", "exercise", "points", "reason")
-MAX_BYTES = 10_000_000
 
 
 class OverrideError(Exception):
@@ -42,44 +41,25 @@ def load_overrides(path):
     """The rows of the overrides file at `path`, their format checked; OverrideError naming the line."""
     shown = display(path)
     try:
-        text = read_bytes(path, MAX_BYTES, too_large_note="not an overrides file").decode("utf-8-sig")
-    except SubmissionError as exc:
+        rows = read_table(path, {column: (column,) for column in COLUMNS}, REQUIRED, strict=True)
+    except TableError as exc:
         raise OverrideError(str(exc)) from None
-    except UnicodeDecodeError:
-        raise OverrideError(f"{shown}: not a UTF-8 text file (save the CSV as UTF-8)") from None
-    try:
-        rows = list(csv.reader(text.splitlines(), strict=True))
-    except csv.Error as exc:
-        raise OverrideError(f"{shown}: not a CSV file ({exc})") from None
-    if not rows:
-        raise OverrideError(f"{shown}: empty; the first line names the columns: {','.join(COLUMNS)}")
-    header = [cell.strip().lower() for cell in rows[0]]
-    unknown = [cell for cell in header if cell not in COLUMNS]
-    lacking = [column for column in REQUIRED if column not in header]
-    if unknown or lacking or len(set(header)) < len(header):
-        raise OverrideError(f"{shown}:1: the columns should be {','.join(COLUMNS)} (test may be left out), "
-                            f"not {','.join(rows[0])}")
     overrides, seen = [], {}
-    for number, row in enumerate(rows[1:], 2):
-        if not any(cell.strip() for cell in row):
-            continue
-
+    for number, cells in rows:
         def error(message, number=number):
             return OverrideError(f"{shown}:{number}: {message}")
 
-        if len(row) != len(header):
-            raise error(f"{len(row)} cells where the first line names {len(header)} columns")
-        cells = {column: cell.strip() for column, cell in zip(header, row)}
         for column in ("student", "exercise", "reason"):
             if not cells[column]:
                 raise error(f"{column} is empty" + (" (say why the points change)" if column == "reason" else ""))
+        given = cells["points"] or ""
         try:
-            points = float(cells["points"])
+            points = float(given)
         except ValueError:
             points = math.nan
         if not 0 <= points < math.inf:
-            raise error(f"points should be a number of points, 0 or more, not {cells['points']!r}")
-        override = Override(number, cells["student"], cells["exercise"], cells.get("test") or None, points,
+            raise error(f"points should be a number of points, 0 or more, not {given!r}")
+        override = Override(number, cells["student"], cells["exercise"], cells["test"], points,
                             cells["reason"])
         key = (override.student, override.exercise, override.test)
         if key in seen:

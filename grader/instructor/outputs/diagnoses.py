@@ -2,7 +2,8 @@
 
 "output[0, 1]: expected 0.5, got 0.7 (3 of 12 entries differ)" and "output[2, 0]: expected 0.2, got 0.9
 (1 of 12 entries differ)" are one diagnosis, shown as "output[‹index›]: expected ‹n›, got ‹n› (‹n› of ‹n›
-entries differ)"; shapes become ‹shape› and runs of numbers (an array printed) ‹numbers›.
+entries differ)"; shapes become ‹shape›, an input's dtype "(float32)" (‹dtype›), and runs of numbers
+(an array printed) ‹numbers›.
 """
 
 import dataclasses
@@ -13,6 +14,7 @@ NUMBER = r"[-+]?(?:\d+\.(?=[\s,]*[-+]?\d|\])|(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?
 ALONE_BEFORE, ALONE_AFTER = r"(?<![\w.])", r"(?!\w|\.\d)"  # not part of a word (float32) or of a longer number
 # Each pattern, in order, on the text the previous ones left.
 PLACEHOLDERS = (
+    (re.compile(r"\((?:float|u?int|complex)\d+\)"), "(‹dtype›)"),                # (float32): the input's dtype
     (re.compile(r"\((?:\s*\d+\s*,)+\s*(?:\d+\s*)?\)|\(\s*\)"), "‹shape›"),    # (4, 8), (4,), ()
     (re.compile(r"\[\s*\d+(?:\s*,\s*\d+)*\s*\]"), "[‹index›]"),                 # [0, 1]
     (re.compile(rf"{ALONE_BEFORE}{NUMBER}(?:[\s,]+{NUMBER})+{ALONE_AFTER}"), "‹numbers›"),

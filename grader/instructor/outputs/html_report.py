@@ -159,12 +159,16 @@ def _diagnoses(exercise_id, students):
     if not rows:
         return []
     return [f"<h3>{e(exercise_id)}: failures by diagnosis</h3>", '<div class="scroll"><table>',
-            '<tr><th class="num">Students</th><th class="wide">Diagnosis (numbers as ‹n›, shapes as ‹shape›)</th>'
+            '<tr><th class="num">Students</th>'
+            '<th class="wide">Diagnosis (numbers as ‹n›, shapes as ‹shape›, dtypes as ‹dtype›)</th>'
             "<th>In the tests</th><th>Who</th></tr>", *rows, "</table></div>"]
 
 
 def similarity_section(similarity, students):
-    """The pairs `python -m grader similar` flagged, per exercise (grades are not changed by them)."""
+    """The pairs `python -m grader similar` flagged, per exercise (grades are not changed by them).
+
+    Students whose code is the same but for names, comments and layout (each pair of them 100% both ways) are
+    one group, shown once; of the pairs between two groups, only the most similar is shown."""
     shown = {student.name: student.shown_name for student in students}
 
     def e(name):
@@ -175,16 +179,42 @@ def similarity_section(similarity, students):
              "code fingerprints with the other (names, comments and starter code ignored); similarity.html shows "
              "the code side by side. A reason to look, not a verdict: no grade is changed.</p>"]
     for exercise_id, found in similarity["exercises"].items():
-        rows = [f"<tr><td>{e(pair['first'])}</td><td>{e(pair['second'])}</td>"
-                f'<td class="num">{100 * pair["similarity"][0]:.0f}%</td>'
-                f'<td class="num">{100 * pair["similarity"][1]:.0f}%</td><td>{_lines(pair, e)}</td></tr>'
-                for pair in found["pairs"]]
-        parts.append(f'<h3>{escape(exercise_id)}: {len(rows)} pair(s) of {found["compared"]} submissions</h3>')
+        groups = _same_code(found["pairs"])
+        rows = [f'<tr><td colspan="2">{", ".join(map(e, group))}</td><td class="num">100%</td>'
+                f'<td class="num">100%</td><td>{len(group)} students: the same code but for names, comments and '
+                "layout</td></tr>" for group in sorted(set(groups.values()), key=lambda g: (-len(g), g))]
+        between = []  # the pairs of groups shown
+        for pair in found["pairs"]:
+            first, second = (groups.get(name, (name,)) for name in (pair["first"], pair["second"]))
+            if first == second or {first, second} in between:
+                continue
+            between.append({first, second})
+            rows.append(f"<tr><td>{_member(pair['first'], first, e)}</td><td>{_member(pair['second'], second, e)}</td>"
+                        f'<td class="num">{100 * pair["similarity"][0]:.0f}%</td>'
+                        f'<td class="num">{100 * pair["similarity"][1]:.0f}%</td><td>{_lines(pair, e)}</td></tr>')
+        parts.append(f'<h3>{escape(exercise_id)}: {len(found["pairs"])} pair(s) of {found["compared"]} submissions'
+                     + (f", {len(rows)} row(s) below" if len(rows) < len(found["pairs"]) else "") + "</h3>")
         if rows:
             parts += ['<div class="scroll"><table>', "<tr><th>Student</th><th>Student</th>"
                       '<th class="num">Of the first</th><th class="num">Of the second</th><th>Lines matched</th></tr>',
                       *rows, "</table></div>"]
     return parts
+
+
+def _same_code(pairs):
+    """{name: its group, a sorted tuple of names} for the submissions that share every fingerprint with another."""
+    group_of = {}
+    for pair in pairs:
+        if min(pair["similarity"]) == 1:
+            merged = tuple(sorted({*group_of.get(pair["first"], (pair["first"],)),
+                                   *group_of.get(pair["second"], (pair["second"],))}))
+            group_of.update(dict.fromkeys(merged, merged))
+    return group_of
+
+
+def _member(name, group, shown):
+    others = len(group) - 1
+    return shown(name) + (f' <span class="muted">(and {others} more with the same code)</span>' if others else "")
 
 
 def _lines(pair, shown):
@@ -196,7 +226,7 @@ def _lines(pair, shown):
 def _adjustments(students, plan):
     """Every change to the graded points, so that none is silent: overrides, then late penalties."""
     e = escape
-    rows = [f"<tr><td>{e(student.name)}</td><td>{e(exercise_id)}</td><td>{e(adjustment['kind'])}</td>"
+    rows = [f"<tr><td>{e(student.shown_name)}</td><td>{e(exercise_id)}</td><td>{e(adjustment['kind'])}</td>"
             f"<td class=\"num\">{adjustment['change']:+g}</td><td>{e(adjustment['note'])}</td></tr>"
             for kind in ("override", "late") for student in students for exercise_id in plan.weights
             for adjustment in student.records.get(exercise_id, {}).get("adjustments", ()) if adjustment["kind"] == kind]
@@ -213,6 +243,9 @@ def _where(record, weight):
     if record is None:
         return '<span class="muted">no result</span>'
     score = f"{points(weight * record['score'])}/{points(weight * record['max_score'])}"
+    changes = sorted({adjustment["kind"] for adjustment in record.get("adjustments", ())})
+    if changes:  # the points shown include them: the "Late work and overrides" section says why
+        score += f' <span class="muted">({", ".join(changes)})</span>'
     if "missing" in record:
         return f'{score} <span class="stuck">{e(record["missing"])}</span>'
     if record["error"]:
