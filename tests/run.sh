@@ -23,8 +23,10 @@ fi
 
 # Independent test modules run side by side (pytest-xdist), a module's tests in one worker so that its
 # module-scoped fixtures are made once; PYTEST_WORKERS overrides the number of workers (default: one per core).
+# Modules are handed out in the order tests/conftest.py gives them (the most expensive first: module_costs.py),
+# not in xdist's own (the most tests first).
 set +e
-python3 -m pytest -n "${PYTEST_WORKERS:-auto}" --dist loadscope "$@"
+python3 -m pytest -n "${PYTEST_WORKERS:-auto}" --dist loadscope --no-loadscope-reorder "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

@@ -28,8 +28,6 @@ from markup.markdown import render_markdown
 from sitebuild.render import starter_json, track_title
 from sitebuild.serve import make_server
 
-from made_once import shipped_site
-
 ROOT = Path(__file__).resolve().parents[1]
 CDN = "https://cdn.jsdelivr.net/pyodide/v0.27.7/full/"
 CONTRACT_KEYS = ["exercise_id", "entry", "tests_source", "tests_filename", "points", "time_limit", "test_time_limit",
@@ -42,8 +40,7 @@ def build(*args):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    shipped_site(tmp_path_factory)  # validates the catalogue once for the run, with the browser tests' site
+def site(tmp_path_factory, site_dir):  # site_dir validates the catalogue once for the run
     out = tmp_path_factory.mktemp("build") / "_site"
     result = build("--out", out, "--pyodide-url", CDN)
     assert result.returncode == 0, result.stderr

@@ -23,7 +23,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from made_once import made_once, shipped_site  # noqa: E402
+from made_once import made_once  # noqa: E402
 from sitebuild.serve import make_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -31,11 +31,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run", "--disable-quic"]
 PYTHON_READY_MS = 90_000  # loading Pyodide + numpy takes a few seconds; much more on a busy machine
 SNAPSHOT_CACHE, SNAPSHOT_VERSION_HEADER = "mlex-python", "X-Pyodide-Version"  # as site/js/python-snapshot.js
-
-
-@pytest.fixture(scope="session")
-def site_dir(tmp_path_factory):
-    return shipped_site(tmp_path_factory)
 
 
 def _serving(server):
