@@ -55,7 +55,7 @@ def has_float(value):
     if isinstance(value, np.ndarray):
         return np.issubdtype(value.dtype, np.floating)
     if isinstance(value, (list, tuple)):
-        return any(has_float(item) for item in value)
+        return any(type(item) is not int and has_float(item) for item in value)  # token ids: a long list of ints
     return isinstance(value, (float, np.floating))
 
 
@@ -76,7 +76,9 @@ class CastingLearner(InProcessLearner):
 
             def cast_function(*args, **kwargs):
                 result = uncast(*args, **kwargs)
-                if has_float(result) and np.dtype(self.dtype).itemsize < input_itemsize([*args, *kwargs.values()]):
+                if not has_float(result):
+                    return result
+                if np.dtype(self.dtype).itemsize < input_itemsize([*args, *kwargs.values()]):
                     self.lowered = True
                 return cast(result, self.dtype)
             cast_function.__name__ = uncast.__name__

@@ -22,6 +22,7 @@ import numpy as np
 from grader.core.checks import type_name
 
 MAX_DEPTH = 20
+CONTAINERS = (list, tuple, dict)  # the containers whose items are looked into
 
 
 def side_effect(entry, pristine, passed, result):
@@ -121,12 +122,15 @@ def _parts(value, where, depth):
         return
     if isinstance(value, np.ndarray) or type(value) in (list, dict):
         yield where, value
+    # Only items that hold parts are visited: a result of a million token ids names no million places.
     if type(value) in (list, tuple):
         for i, item in enumerate(value):
-            yield from _parts(item, f"{where}[{i}]", depth + 1)
+            if type(item) in CONTAINERS or isinstance(item, np.ndarray):
+                yield from _parts(item, f"{where}[{i}]", depth + 1)
     elif type(value) is dict:
         for key, item in value.items():
-            yield from _parts(item, f"{where}[{key!r}]", depth + 1)
+            if type(item) in CONTAINERS or isinstance(item, np.ndarray):
+                yield from _parts(item, f"{where}[{key!r}]", depth + 1)
 
 
 def _number(value):
