@@ -4,8 +4,7 @@ finishing a long module alone while the others are idle.
 
 The cost of a module is its tests' seconds in a recorded run (module_seconds.json). To record them again:
 
-    python3 -m pytest -n auto --dist loadscope --no-loadscope-reorder --junitxml=/tmp/run.xml
-    PYTHONPATH=. python3 tests/module_costs.py /tmp/run.xml
+    bash tests/run.sh --junitxml=/tmp/run.xml && PYTHONPATH=. python3 tests/module_costs.py /tmp/run.xml
 """
 
 import json
