@@ -35,7 +35,8 @@ def made_once(tmp_path_factory, name, make):
 
 def shipped_site(tmp_path_factory):
     """The shipped catalogue's site, self-hosting Pyodide (`python build.py`), built once for the whole run. Its
-    build also fills the validation cache: a later build of the catalogue in the run validates nothing again."""
+    build validates the catalogue, the run's one validation of it (tests/test_validate.py reads its verdicts), and
+    fills the validation cache: a later build of the catalogue in the run validates nothing again."""
     def build(folder):
         result = subprocess.run([sys.executable, "build.py", "--out", str(folder / "_site")], cwd=ROOT,
                                 capture_output=True, text=True)
