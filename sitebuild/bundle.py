@@ -5,7 +5,6 @@ made from (site/js/, the npm lock file, this module's esbuild options), so a
 build with unchanged scripts copies them instead of running esbuild.
 """
 
-import dataclasses
 import json
 import shutil
 import subprocess
@@ -21,61 +20,45 @@ from toolchain.node import NodeError, ensure_node_modules
 ENTRIES = {
     "page": "the script of every page (navigation, editor, Run tests, progress badges)",
     "worker": "the grading worker (runs Pyodide)",
-    "early-runtime": "the start of an exercise page's first grading worker (inlined at the top of the page)",
 }
 ESM_ENTRIES = ("page",)
-WORKER_FORMAT = "iife"  # site/js/worker.js is a classic worker (importScripts); early-runtime.js a classic script
+WORKER_FORMAT = "iife"  # site/js/worker.js is a classic worker (importScripts)
 CHUNKS_DIR = "chunks"  # under the assets folder; file names carry a hash of their content
-
-
-@dataclasses.dataclass(frozen=True)
-class Inline:
-    """What pages carry of the bundle in their HTML.
-
-    page_imports: the chunks page.js imports statically (paths relative to the assets folder), which pages
-    preload with page.js (a browser finds them only once it has parsed page.js); early_runtime: the script
-    (early-runtime.js, minified) that pages which grade run at the top of their body: it starts the first
-    grading worker a few hundred ms before page.js runs."""
-    page_imports: list
-    early_runtime: str
 
 
 def bundle(project_root, assets_dir, cache):
     """Write assets_dir/{page,worker}.js and assets_dir/chunks/ (minified, with source maps that only DevTools
-    fetches), from `cache` (a DiskCache) when it holds them; returns the Inline parts."""
+    fetches), from `cache` (a DiskCache) when it holds them. Returns the chunks page.js imports statically
+    (paths relative to assets_dir): pages preload them with page.js, since a browser finds them only once
+    it has parsed page.js, which delays the start of the grading worker."""
     sources = {name: project_root / "site" / "js" / f"{name}.js" for name in ENTRIES}
     for name, path in sources.items():
         if not path.is_file():
             raise BuildError(f"{path.relative_to(project_root).as_posix()} is missing: it is {ENTRIES[name]}, "
                              "which the site cannot be built without")
     key = digest(files_digest(project_root, ["site/js/**/*.js", "package-lock.json"]), Path(__file__).read_bytes())
-    inline = cache.get(f"{key}-inline")
-    if inline is not None and cache.copy_folder(key, assets_dir):
-        return Inline(**inline)
+    imports = cache.get(f"{key}-page-imports")
+    if imports is not None and cache.copy_folder(key, assets_dir):
+        return imports["chunks"]
     try:
         esbuild = ensure_node_modules(project_root) / ".bin" / "esbuild"
     except NodeError as exc:
         raise BuildError(str(exc)) from None
-    with tempfile.TemporaryDirectory() as scratch, tempfile.TemporaryDirectory() as outside:
-        # The two formats need two esbuild runs, and the inlined script one of its own (no source map, outside
-        # the assets); they run side by side. What page.js imports lazily (the editor, for exercise pages only)
-        # goes to content-named chunks.
-        metafile = Path(outside) / "page.json"
+    with tempfile.TemporaryDirectory() as scratch, tempfile.TemporaryDirectory() as meta_dir:
+        # The two formats need two esbuild runs; they run side by side. What page.js imports lazily (the
+        # editor, for exercise pages only) goes to content-named chunks.
+        metafile = Path(meta_dir) / "page.json"
         runs = [_start_esbuild(esbuild, [sources[name] for name in ESM_ENTRIES], "esm", scratch, project_root,
                                ["--splitting", f"--chunk-names={CHUNKS_DIR}/[name]-[hash]", f"--metafile={metafile}"]),
-                _start_esbuild(esbuild, [sources["worker"]], WORKER_FORMAT, scratch, project_root),
-                _start_esbuild(esbuild, [sources["early-runtime"]], WORKER_FORMAT, outside, project_root,
-                               source_map=False)]
+                _start_esbuild(esbuild, [sources["worker"]], WORKER_FORMAT, scratch, project_root)]
         errors = [error for error in map(_finish_esbuild, runs) if error]
         if errors:
             raise BuildError("esbuild failed:\n" + "\n".join(errors))
-        inline = Inline(
-            page_imports=_static_imports(json.loads(metafile.read_text(encoding="utf-8")), Path(scratch), project_root),
-            early_runtime=(Path(outside) / "early-runtime.js").read_text(encoding="utf-8").strip())
+        chunks = _static_imports(json.loads(metafile.read_text(encoding="utf-8")), Path(scratch), project_root)
         cache.put_folder(key, scratch)
-        cache.put(f"{key}-inline", dataclasses.asdict(inline))
+        cache.put(f"{key}-page-imports", {"chunks": chunks})
         shutil.copytree(scratch, assets_dir, dirs_exist_ok=True)
-    return inline
+    return chunks
 
 
 def _static_imports(metafile, outdir, project_root):
@@ -87,10 +70,9 @@ def _static_imports(metafile, outdir, project_root):
                   for entry in page["imports"] if entry["kind"] == "import-statement")
 
 
-def _start_esbuild(esbuild, entry_points, format_, assets_dir, project_root, extra=(), source_map=True):
+def _start_esbuild(esbuild, entry_points, format_, assets_dir, project_root, extra=()):
     command = [str(esbuild), *map(str, entry_points), "--bundle", f"--format={format_}", "--minify",
-               *(["--sourcemap"] if source_map else []), "--target=es2022", "--log-level=warning",
-               f"--outdir={assets_dir}", *extra]
+               "--sourcemap", "--target=es2022", "--log-level=warning", f"--outdir={assets_dir}", *extra]
     return subprocess.Popen(command, cwd=project_root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

@@ -98,7 +98,8 @@ def build_site(options):
         # site cannot know which Python compiles it).
         dist = None if pyodide_url else ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
         with staged_output(options.out_dir) as out:
-            inline = _write_assets(out / "assets", options.project_root, options.live_reload, caches["bundles"])
+            page_imports = _write_assets(out / "assets", options.project_root, options.live_reload,
+                                         caches["bundles"])
             if dist is not None:
                 write_python_bytecode(dist, grader_core_files(), out / "assets",
                                       caches["bytecode"])
@@ -107,8 +108,7 @@ def build_site(options):
             pyodide_files = [] if options.pyodide_url else browser_files(out / "pyodide")
             renderer = Renderer(options.project_root / "site" / "templates",
                                 asset_urls={**asset_urls, "editor": editor_chunk_url(out / "assets")},
-                                page_imports=[f"assets/{path}" for path in inline.page_imports],
-                                early_runtime=inline.early_runtime,
+                                page_imports=[f"assets/{path}" for path in page_imports],
                                 pyodide_url=pyodide_url, live_reload=options.live_reload, pyodide_files=pyodide_files,
                                 python_files=_python_files(out, pyodide_files, asset_urls))
             capstones = {capstone.capstone.track: capstone.capstone} if capstone else {}
@@ -217,14 +217,14 @@ def _write_exercise(out, renderer, page, track, index, capstone):
 
 
 def _write_assets(assets, project_root, live_reload, bundles_cache):
-    """Write the site's assets; returns what pages inline of the bundle (sitebuild.bundle.Inline)."""
+    """Write the site's assets; returns the chunks page.js imports (paths under `assets`)."""
     assets.mkdir(parents=True)
-    inline = bundle(project_root, assets, bundles_cache)
+    page_imports = bundle(project_root, assets, bundles_cache)
     shutil.copyfile(project_root / "site" / "css" / "style.css", assets / "style.css")
     if live_reload:
         shutil.copyfile(project_root / "site" / "js" / "live-reload.js", assets / "live-reload.js")
     _write(assets / "grader-core.json", json.dumps(grader_core_files()))
-    return inline
+    return page_imports
 
 
 def _write(path, text):

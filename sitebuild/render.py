@@ -48,11 +48,10 @@ def tag_counts(exercises):
 
 
 class Renderer:
-    def __init__(self, templates_dir, *, asset_urls, page_imports=(), early_runtime="", pyodide_url=None,
-                 pyodide_files=(), python_files=(), live_reload=False):
+    def __init__(self, templates_dir, *, asset_urls, page_imports=(), pyodide_url=None, pyodide_files=(),
+                 python_files=(), live_reload=False):
         """asset_urls: {file name: URL relative to the site root, "editor": the editor's chunk};
         page_imports: URLs (relative to the site root) of the chunks page.js imports, preloaded with it;
-        early_runtime: the script that starts the first grading worker, inlined by the pages that grade;
         pyodide_url: None when self-hosted;
         pyodide_files: the self-hosted Pyodide files the grading worker fetches, preloaded by exercise pages;
         python_files: [[URL relative to the site root, bytes]] of what the grading worker downloads, counted
@@ -65,7 +64,6 @@ class Renderer:
         self.env.globals["live_reload"] = live_reload
         self.env.globals["assets"] = asset_urls
         self.env.globals["page_imports"] = list(page_imports)
-        self.env.globals["early_runtime"] = Markup(early_runtime)  # esbuild's output, made by the build
         self.env.globals["pyodide_url"] = pyodide_url
         self.env.globals["pyodide_version"] = PYODIDE_VERSION
         # The WebAssembly first: the largest download, which the worker compiles as it arrives, so it should

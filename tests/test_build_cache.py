@@ -72,15 +72,15 @@ def test_damaged_cache_entries_are_ignored_and_written_again(project, tmp_path):
     entry.write_text("{not json")
     [bundle] = [path for path in (cache / "bundles").iterdir() if path.is_dir()]
     (bundle / "page.js").write_text("tampered")
-    [inline] = (cache / "bundles").glob("*-inline.json")  # what pages inline of the bundle
-    kept_inline = inline.read_text()
-    inline.write_text("{not json")
+    [page_imports] = (cache / "bundles").glob("*-page-imports.json")  # the chunks page.js imports
+    kept_imports = page_imports.read_text()
+    page_imports.write_text("{not json")
 
     assert summary(build()) == f"validated: {EXERCISE}; from cache: 0 exercises"
     assert (tmp_path / "site/assets/page.js").read_bytes() == first_bundle
     assert json.loads(entry.read_text())["value"] == {"exercise": EXERCISE}
     assert (bundle / "page.js").read_bytes() == first_bundle
-    assert inline.read_text() == kept_inline
+    assert page_imports.read_text() == kept_imports
 
 
 def test_a_cache_that_cannot_be_written_only_warns(project, tmp_path):

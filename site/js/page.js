@@ -8,7 +8,6 @@ import { mountIndex } from "./index-view.js";
 import { mountPaneSplit } from "./pane-split.js";
 import { mountPaneTabs } from "./pane-tabs.js";
 import { watchPythonDownload } from "./python-download.js";
-import { runtimeUrls } from "./python-worker-start.js";
 import { watchScrollBoxes } from "./scroll-boxes.js";
 import { startNavigation } from "./navigation.js";
 import { READY, Runner } from "./runner.js";
@@ -32,7 +31,12 @@ if (needsPython || !navigator.connection?.saveData) startRuntime();
 
 function startRuntime() {
   if (runner !== null) return runner;
-  runner = new Runner(runtimeUrls(body), body.dataset.pyodideVersion, (text) => {
+  runner = new Runner({
+    worker: new URL(body.dataset.workerUrl, location.href).href,
+    pyodide: new URL(body.dataset.pyodideUrl, location.href).href,
+    graderFiles: new URL(body.dataset.graderFilesUrl, location.href).href,
+    bytecode: body.dataset.bytecodeUrl ? new URL(body.dataset.bytecodeUrl, location.href).href : null,
+  }, body.dataset.pyodideVersion, (text) => {
     runtimeStatus.setText(text);
     // Precaching waits until Python is up and the runs asked for meanwhile are over, so it never
     // competes with loading Python or with the first verdict.

@@ -5,7 +5,7 @@
 // (time limit, Stop, crash) is followed at once by one on a ready interpreter.
 import { MAX_MESSAGES } from "./message-budget.js";
 import { SnapshotStore } from "./python-snapshot.js";
-import { startPythonWorker, takeEarlyWorker } from "./python-worker-start.js";
+import { RELAY_NAME } from "./worker-relay.js";
 import { MESSAGE_LIMIT, ReportBuilder } from "./report.js";
 
 // Fresh workers kept besides the one the next run gets, once the document has run code. Each costs a
@@ -198,8 +198,7 @@ export class Runner {
       this.snapshotAsked ||= makeSnapshot;
       return { snapshot, makeSnapshot };
     });
-    const started = (isFirst && takeEarlyWorker(this.urls)) || startPythonWorker(this.urls, this.wasmModule);
-    const worker = new PythonWorker(started, bootWith, {
+    const worker = new PythonWorker(this.urls, this.wasmModule, bootWith, {
       status: () => {
         if (worker === this.fresh[0] && !this.run?.worker) this.showStatus();
       },
@@ -517,13 +516,13 @@ function text(value, limit = null) {
   return limit !== null && string.length > limit ? `${string.slice(0, limit)} [cut]` : string;
 }
 
-// A Pyodide worker: `started` by startPythonWorker (python-worker-start.js), it loads Pyodide at once and
-// boots Python as soon as `bootWith` resolves, then does one run. bootWith: {snapshot, makeSnapshot}: a
-// snapshot to restore (null: none), and whether to make one (handed to on.snapshot); looking for a saved
-// snapshot takes a few hundred ms on a cold visit, which the worker spends fetching and compiling.
-// on: {status, booted, wasmModule, snapshot, snapshotRejected}.
+// A Pyodide worker: starts loading Pyodide at once, boots Python as soon as `bootWith` resolves, then does
+// one run. wasmModule: Pyodide's compiled WebAssembly module (null: the worker compiles it and hands it to
+// on.wasmModule). bootWith: {snapshot, makeSnapshot}: a snapshot to restore (null: none), and whether to
+// make one (handed to on.snapshot); looking for a saved snapshot takes a few hundred ms on a cold visit,
+// which the worker spends fetching and compiling. on: {status, booted, wasmModule, snapshot, snapshotRejected}.
 class PythonWorker {
-  constructor(started, bootWith, on) {
+  constructor(urls, wasmModule, bootWith, on) {
     this.status = LOADING;
     this.isBooting = true;
     this.isReady = false;
@@ -532,9 +531,10 @@ class PythonWorker {
     this.onRunMessage = () => {};
     this.onCrash = null;
     this.onFlood = () => {};
-    this.interruptBuffer = started.interruptBuffer;
+    // With cross-origin isolation Python can be interrupted (a KeyboardInterrupt) instead of killed.
+    this.interruptBuffer = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
     // The relay (worker-relay.js) starts the grading worker and bounds and batches what it sends.
-    this.worker = started.worker;
+    this.worker = new Worker(urls.worker, { name: RELAY_NAME });
     const setStatus = (text) => {
       this.status = text;
       on.status(text);
@@ -552,7 +552,7 @@ class PythonWorker {
         // Otherwise e.g. a JS callback scheduled by the learner's code threw after its run.
         else console.warn("Grading worker:", text);
       };
-      const onMessage = ({ data }) => {
+      this.worker.onmessage = ({ data }) => {
         // Once ready, anything may come from the learner's code (in batches, within the relay's budget):
         // only a run takes it. Before that, messages come from the worker's own code only.
         if (data.type === "worker-error") {
@@ -585,17 +585,17 @@ class PythonWorker {
           on.snapshotRejected(String(data.error));
         }
       };
-      this.worker.onmessage = onMessage;
       this.worker.onerror = (event) => {
         event.preventDefault();
         failed(event.message || "the relay worker failed");
       };
-      // What the worker said before this took it over (all of it, in the same task: nothing comes between).
-      for (const data of started.messages.splice(0)) onMessage({ data });
-      for (const message of started.errors.splice(0)) failed(message);
     });
     // Awaited by a run; this only keeps an early failure from being reported as unhandled.
     this.ready.catch(() => {});
+    this.post({
+      type: "init", pyodideUrl: urls.pyodide, graderFilesUrl: urls.graderFiles, bytecodeUrl: urls.bytecode,
+      interruptBuffer: this.interruptBuffer, wasmModule,
+    });
     bootWith.then(({ snapshot, makeSnapshot }) => this.post({ type: "boot", snapshot, makeSnapshot }));
   }
 
