@@ -119,6 +119,25 @@ AFTER_LOOP = """async ([loop, source]) => {
 }"""
 
 
+def evaluate(page, script, arg=None):
+    """page.evaluate(script, arg) for an async `script`, failing after TIMEOUT_MS with the runtime's state instead of
+    waiting for ever (Playwright's timeouts do not cover evaluate)."""
+    bounded = f"""async (arg) => {{
+        let timer;
+        const limit = new Promise((_, reject) => {{
+            timer = setTimeout(() => reject(new Error("no result within {TIMEOUT_MS} ms; runtime: " + JSON.stringify({{
+                status: document.getElementById("runtime-status")?.textContent, boots: window.runner?.boots,
+                fresh: window.runner?.fresh?.map((worker) => worker.status)}}))), {TIMEOUT_MS});
+        }});
+        try {{
+            return await Promise.race([({script})(arg), limit]);
+        }} finally {{
+            clearTimeout(timer);
+        }}
+    }}"""
+    return page.evaluate(bounded, arg)
+
+
 def build_site(out):
     exercises = out.parent / "exercises"
     for exercise in (FIRST, NEXT):
@@ -199,7 +218,7 @@ class Bench:
         context = self.browser.new_context()
         page = self.new_page(context)
         page.goto(f"{self.base}/exercises/{FIRST}/", wait_until="commit")
-        first = page.evaluate(GRADE_WHEN_READY, self.solutions[FIRST])
+        first = evaluate(page, GRADE_WHEN_READY, self.solutions[FIRST])
         context.close()
         return first
 
@@ -218,23 +237,23 @@ class Bench:
         transfers = []
         page.on("requestfinished", lambda request: transfers.append(request))
         page.goto(f"{self.base}/exercises/{FIRST}/", wait_until="commit")
-        first = page.evaluate(GRADE_WHEN_READY, self.solutions[FIRST])
+        first = evaluate(page, GRADE_WHEN_READY, self.solutions[FIRST])
         weight = {}
         for request in transfers:
             if "/pyodide/" not in request.url:
                 sizes = request.sizes()
                 name = request.url.split("/")[-1].split("?")[0] or "index.html"
                 weight[name] = weight.get(name, 0) + sizes["responseBodySize"] + sizes["responseHeadersSize"]
-        page.evaluate(WAIT_WARM)
-        following = page.evaluate(NEXT_BY_LINK, [NEXT, self.solutions[NEXT]])
+        evaluate(page, WAIT_WARM)
+        following = evaluate(page, NEXT_BY_LINK, [NEXT, self.solutions[NEXT]])
         reruns = []
         for _ in range(RERUNS):
-            page.evaluate(WAIT_WARM)
-            reruns.append(page.evaluate(RERUN, self.solutions[NEXT]))
-        page.evaluate(WAIT_WARM)
-        back_to_back = page.evaluate(BACK_TO_BACK, [self.solutions[NEXT], RERUNS])
-        page.evaluate(WAIT_WARM)
-        after_loop = page.evaluate(AFTER_LOOP, [LOOP.replace("sinusoidal_pe", "relative_shift"),
+            evaluate(page, WAIT_WARM)
+            reruns.append(evaluate(page, RERUN, self.solutions[NEXT]))
+        evaluate(page, WAIT_WARM)
+        back_to_back = evaluate(page, BACK_TO_BACK, [self.solutions[NEXT], RERUNS])
+        evaluate(page, WAIT_WARM)
+        after_loop = evaluate(page, AFTER_LOOP, [LOOP.replace("sinusoidal_pe", "relative_shift"),
                                                 self.solutions[NEXT]])
         context.close()
         return first, following, statistics.median(reruns), after_loop, weight, back_to_back
@@ -245,15 +264,15 @@ class Bench:
         page = self.new_page(context, throttled=True)
         self.sent_bytes.start()
         page.goto(f"{self.base}/exercises/{FIRST}/", wait_until="commit")
-        cold = page.evaluate(GRADE_WHEN_READY, self.solutions[FIRST])
+        cold = evaluate(page, GRADE_WHEN_READY, self.solutions[FIRST])
         arrived = page.evaluate(FILES_ARRIVED)
         sent = self.sent_bytes.stop()
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=TIMEOUT_MS)
-        page.evaluate(WAIT_WARM)  # the learner stays a few seconds: the Python snapshot is saved by then
+        evaluate(page, WAIT_WARM)  # the learner stays a few seconds: the Python snapshot is saved by then
         page.close()
         page = self.new_page(context, throttled=True)
         page.goto(f"{self.base}/exercises/{FIRST}/", wait_until="commit")
-        warm = page.evaluate(GRADE_WHEN_READY, self.solutions[FIRST])
+        warm = evaluate(page, GRADE_WHEN_READY, self.solutions[FIRST])
         context.close()
         return cold, warm, arrived, sent
 
