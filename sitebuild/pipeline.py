@@ -98,11 +98,11 @@ def build_site(options):
         # site cannot know which Python compiles it).
         dist = None if pyodide_url else ensure_dist(project_root=options.project_root, dist_dir=options.pyodide_dist)
         with staged_output(options.out_dir) as out:
+            grader_files = grader_core_files()
             page_imports = _write_assets(out / "assets", options.project_root, options.live_reload,
-                                         caches["bundles"])
+                                         caches["bundles"], grader_files)
             if dist is not None:
-                write_python_bytecode(dist, grader_core_files(), out / "assets",
-                                      caches["bytecode"])
+                write_python_bytecode(dist, grader_files, out / "assets", caches["bytecode"])
                 copy_dist(dist, out / "pyodide")
             asset_urls = versioned_asset_urls(out / "assets")
             pyodide_files = [] if options.pyodide_url else browser_files(out / "pyodide")
@@ -216,14 +216,15 @@ def _write_exercise(out, renderer, page, track, index, capstone):
         shutil.copyfile(exercise.path / asset, folder / asset)
 
 
-def _write_assets(assets, project_root, live_reload, bundles_cache):
-    """Write the site's assets; returns the chunks page.js imports (paths under `assets`)."""
+def _write_assets(assets, project_root, live_reload, bundles_cache, grader_files):
+    """Write the site's assets (grader_files: grader.pyodide.run.grader_core_files()); returns the chunks page.js
+    imports (paths under `assets`)."""
     assets.mkdir(parents=True)
     page_imports = bundle(project_root, assets, bundles_cache)
     shutil.copyfile(project_root / "site" / "css" / "style.css", assets / "style.css")
     if live_reload:
         shutil.copyfile(project_root / "site" / "js" / "live-reload.js", assets / "live-reload.js")
-    _write(assets / "grader-core.json", json.dumps(grader_core_files()))
+    _write(assets / "grader-core.json", json.dumps(grader_files))
     return page_imports
 
 
