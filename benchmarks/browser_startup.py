@@ -18,8 +18,9 @@ Measured, each in a fresh browser context (cold caches) unless said otherwise:
   link (first verdicts); the
   cold visit's page stays open until its spare is booted (a few seconds), as a
   learner's would, so the revisit finds the offline copy and the Python snapshot;
-- page weight: what an exercise page transfers besides Pyodide (HTML, CSS, JS, grading data); the bytecode of
-  numpy and the grader the site builds is part of Python's download, and printed on its own.
+- page weight: what an exercise page transfers besides Pyodide (HTML, CSS, JS, grading data); the bytecode
+  the site builds (numpy's and the grader's, and the standard library with its bytecode, which replaces
+  Pyodide's) is part of Python's download, and printed on its own.
 
 Each figure is printed with its ratio to the floor and the issue's target; the three runtime
 targets of issue 24 (back-to-back re-runs, first verdict, throttled cold first verdict) are
@@ -59,7 +60,7 @@ FIRST, NEXT = "sinusoidal_pe", "relative_shift"  # steps 2 and 3 of build-gpt
 LINK = {"latency": 20, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}  # 20 Mbit/s, 20 ms
 LOOP = "def sinusoidal_pe(T, C):\n    while True:\n        pass\n"
 RERUNS = 5
-BYTECODE = "python-bytecode.zip"
+BYTECODE, STDLIB = "python-bytecode.zip", "python-stdlib.zip"  # built by the site (see README)
 TIMEOUT_MS = 180_000
 
 FLOOR_PAGE = """<!doctype html><script src="pyodide/pyodide.js"></script><script>
@@ -69,7 +70,7 @@ loadPyodide({ indexURL: "pyodide/", packages: ["numpy"] })
 
 # ms since navigation start at which the last of Python's files (and the grader's) had arrived, as the page saw them.
 FILES_ARRIVED = """() => Math.max(...performance.getEntriesByType("resource")
-    .filter((entry) => /[/]pyodide[/]|grader-core/.test(entry.name)).map((entry) => entry.responseEnd))"""
+    .filter((entry) => /[/]pyodide[/]|grader-core|python-stdlib/.test(entry.name)).map((entry) => entry.responseEnd))"""
 
 # Resolves to ms since navigation start once `source` is graded (gradeSubmission waits for Python).
 GRADE_WHEN_READY = """async (source) => {
@@ -316,7 +317,7 @@ def report(runs, loads):
     back_to_back = statistics.median(statistics.median(run[6]) for run in runs)
     series = [round(statistics.median(run[6][i] for run in runs)) for i in range(RERUNS)]
     weight, sent = dict(runs[-1][5]), runs[-1][10]
-    bytecode_bytes = weight.pop(BYTECODE, 0)
+    bytecode_bytes, stdlib_bytes = weight.pop(BYTECODE, 0), weight.pop(STDLIB, 0)
     page_bytes = sum(weight.values())
     rows = [
         ("floor: bare Pyodide + numpy boot", floor, "", True),
@@ -341,7 +342,8 @@ def report(runs, loads):
     print(f"{'throttled: warm revisit / cold visit':<47} {'':>8} {warm / cold:>9.2f}")
     print(f"back to back, run by run (ms): {series} (the booted interpreters first, then each run waits for a boot)")
     breakdown = ", ".join(f"{name} {size / 1000:.1f}" for name, size in sorted(weight.items(), key=lambda kv: -kv[1]))
-    print(f"Python's bytecode, built by the site ({BYTECODE}): {bytecode_bytes / 1000:.1f} kB transferred")
+    print(f"Python's bytecode, built by the site: {BYTECODE} {bytecode_bytes / 1000:.1f} kB, "
+          f"{STDLIB} (Pyodide's standard library with its bytecode) {stdlib_bytes / 1000:.1f} kB transferred")
     print(f"page weight without Pyodide: {page_bytes / 1000:.1f} kB transferred (target <= 300 kB"
           f"{', ok' if page_bytes <= 300_000 else ', MISSED'}): {breakdown}")
     # Where the throttled cold visit's time goes: downloading (the link's share), then starting Python and grading.

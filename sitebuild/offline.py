@@ -11,7 +11,6 @@ import json
 
 from sitebuild.bundle import CHUNKS_DIR
 from sitebuild.capstone import FOLDER as CAPSTONE, data_urls
-from grader.pyodide.dist import browser_files
 
 SERVICE_WORKER = "sw.js"
 
@@ -29,8 +28,9 @@ def editor_chunk_url(assets_dir):
     return f"assets/{CHUNKS_DIR}/{chunk.name}"
 
 
-def write_service_worker(out, source, asset_urls, isolate):
-    """Write out/sw.js: `source` (the worker's code) after its BUILD constant.
+def write_service_worker(out, source, asset_urls, pyodide_files, isolate):
+    """Write out/sw.js: `source` (the worker's code) after its BUILD constant; pyodide_files: the URLs (relative
+    to the site root) of the self-hosted Pyodide's files that the grading worker fetches.
 
     BUILD.pages are fetched fresh when online (network first), BUILD.files come from
     the cache first; both map a URL relative to the site root to its content hash.
@@ -50,8 +50,7 @@ def write_service_worker(out, source, asset_urls, isolate):
     files = {url: url.split("?v=")[1] for url in [*asset_urls.values(), *data_urls(out).values()]}
     files.update({f"assets/{CHUNKS_DIR}/{path.name}": _file_digest(path)
                   for path in sorted((out / "assets" / CHUNKS_DIR).glob("*.js"))})
-    if (out / "pyodide").is_dir():
-        files.update({f"pyodide/{name}": _file_digest(out / "pyodide" / name) for name in browser_files(out / "pyodide")})
+    files.update({url: _file_digest(out / url) for url in pyodide_files})
     build = {"pages": pages, "files": files, "isolate": isolate}
     build["version"] = _digest(json.dumps(build, sort_keys=True).encode())
     (out / SERVICE_WORKER).write_text(f"const BUILD = {json.dumps(build, indent=1)};\n\n{source}", encoding="utf-8")

@@ -19,7 +19,7 @@ from sitebuild.bundle import bundle
 from sitebuild.cache import DiskCache
 from sitebuild.capstone import load_capstone_page, write_capstone_data
 from sitebuild.data import grading_data
-from sitebuild.python_bytecode import BYTECODE_FILE, write_python_bytecode
+from sitebuild.python_bytecode import BYTECODE_FILE, PYODIDE_STDLIB, STDLIB_FILE, write_python_bytecode
 from sitebuild.offline import editor_chunk_url, versioned_asset_urls, write_service_worker
 from sitebuild.output import staged_output
 from grader.pyodide.dist import DistError, browser_files, copy_dist, ensure_dist
@@ -105,12 +105,12 @@ def build_site(options):
                 write_python_bytecode(dist, grader_files, out / "assets", caches["bytecode"])
                 copy_dist(dist, out / "pyodide")
             asset_urls = versioned_asset_urls(out / "assets")
-            pyodide_files = [] if options.pyodide_url else browser_files(out / "pyodide")
+            python_start = [] if dist is None else _python_start_files(out, asset_urls)
             renderer = Renderer(options.project_root / "site" / "templates",
                                 asset_urls={**asset_urls, "editor": editor_chunk_url(out / "assets")},
                                 page_imports=[f"assets/{path}" for path in page_imports],
-                                pyodide_url=pyodide_url, live_reload=options.live_reload, pyodide_files=pyodide_files,
-                                python_files=_python_files(out, pyodide_files, asset_urls))
+                                pyodide_url=pyodide_url, live_reload=options.live_reload, python_start=python_start,
+                                python_files=_python_files(out, python_start, asset_urls))
             capstones = {capstone.capstone.track: capstone.capstone} if capstone else {}
             _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks],
                                                       capstones))
@@ -121,7 +121,8 @@ def build_site(options):
                 _write_capstone(out, renderer, capstone, dict(tracks).get(capstone.capstone.track))
             # Isolation needs every cross-origin file to opt in (CORP/CORS); a CDN's Pyodide may not.
             write_service_worker(out, (options.project_root / "site" / "js" / "service-worker.js").read_text(),
-                                 asset_urls, isolate=options.pyodide_url is None)
+                                 asset_urls, [url for url in python_start if url.startswith("pyodide/")],
+                                 isolate=options.pyodide_url is None)
     except (ExerciseError, DistError, MathUnavailable, NodeError, CorpusError, PyodideError) as exc:
         raise BuildError(str(exc)) from None
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)
@@ -144,10 +145,17 @@ def _write_capstone(out, renderer, capstone, track):
     _write(out / "capstone" / "index.html", html)
 
 
-def _python_files(out, pyodide_files, asset_urls):
+def _python_start_files(out, asset_urls):
+    """URLs (relative to the site root) of the files a grading worker of this self-hosted site fetches to start
+    Python: Pyodide's, with the site's standard library (its bytecode beside the sources) in place of Pyodide's."""
+    return [f"pyodide/{name}" for name in browser_files(out / "pyodide") if name != PYODIDE_STDLIB] \
+        + [asset_urls[STDLIB_FILE]]
+
+
+def _python_files(out, python_start, asset_urls):
     """[[URL relative to the site root, bytes]]: what the grading worker downloads from this site (none of
     Pyodide's files, nor their bytecode, when it comes from elsewhere)."""
-    paths = [f"pyodide/{name}" for name in pyodide_files] + [asset_urls["grader-core.json"]]
+    paths = [*python_start, asset_urls["grader-core.json"]]
     if BYTECODE_FILE in asset_urls:
         paths.append(asset_urls[BYTECODE_FILE])
     return [[path, (out / path.split("?")[0]).stat().st_size] for path in paths]

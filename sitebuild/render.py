@@ -48,12 +48,13 @@ def tag_counts(exercises):
 
 
 class Renderer:
-    def __init__(self, templates_dir, *, asset_urls, page_imports=(), pyodide_url=None, pyodide_files=(),
+    def __init__(self, templates_dir, *, asset_urls, page_imports=(), pyodide_url=None, python_start=(),
                  python_files=(), live_reload=False):
         """asset_urls: {file name: URL relative to the site root, "editor": the editor's chunk};
         page_imports: URLs (relative to the site root) of the chunks page.js imports, preloaded with it;
         pyodide_url: None when self-hosted;
-        pyodide_files: the self-hosted Pyodide files the grading worker fetches, preloaded by exercise pages;
+        python_start: URLs (relative to the site root) of the self-hosted files the grading worker fetches to
+        start Python, preloaded by exercise pages;
         python_files: [[URL relative to the site root, bytes]] of what the grading worker downloads, counted
         by the first-visit progress bar."""
         self.env = jinja2.Environment(
@@ -68,7 +69,7 @@ class Renderer:
         self.env.globals["pyodide_version"] = PYODIDE_VERSION
         # The WebAssembly first: the largest download, which the worker compiles as it arrives, so it should
         # not wait for a free connection behind the others (HTTP/1.1 allows six per host).
-        self.env.globals["pyodide_files"] = sorted(pyodide_files, key=lambda name: not name.endswith(".wasm"))
+        self.env.globals["python_start"] = sorted(python_start, key=lambda url: not url.endswith(".wasm"))
         self.env.globals["python_files"] = list(python_files)
         self.env.filters["track_title"] = track_title
 

@@ -152,6 +152,7 @@ def test_exercise_page_follows_the_contract(site, exercises):
             rf'data-root="\.\./\.\./" data-pyodide-url="{re.escape(CDN)}" data-pyodide-version="{PYODIDE_VERSION}" '
             r'data-worker-url="\.\./\.\./assets/worker\.js\?v=[0-9a-f]{16}" '
             r'data-grader-files-url="\.\./\.\./assets/grader-core\.json\?v=[0-9a-f]{16}" data-bytecode-url="" '
+                r'data-stdlib-url="" '
             r'data-python-files="\[\[&#34;assets/grader-core\.json\?v=[0-9a-f]{16}&#34;, \d+\]\]" '
             rf'data-exercise-id="{exercise.id}" data-time-limit="{exercise.time_limit}" '
             rf'data-reveal-solution="{exercise.reveal_solution}"', body), body
@@ -249,21 +250,34 @@ def test_self_hosted_pyodide(tmp_path):
     assert (out / "pyodide" / "pyodide.asm.wasm").is_file()
     assert len(list((out / "pyodide").glob("numpy-*.whl"))) == 1
     assert 'data-pyodide-url="../../pyodide/"' in page_of(out, "sinusoidal_pe")
-    fetched = sorted(p.name for p in (out / "pyodide").iterdir() if p.name != "pyodide.mjs")
-    preloaded = re.findall(r'<link rel="preload" href="\.\./\.\./pyodide/([^"]+)" as="(script|fetch)"',
-                           page_of(out, "sinusoidal_pe"))
-    assert sorted(preloaded) == sorted((name, "script" if name.endswith(".js") else "fetch") for name in fetched)
+    # The worker starts Python from the site's standard library (below), not from Pyodide's own zip, which
+    # stays in the folder for whoever loads that Pyodide as it is.
     index = (out / "index.html").read_text()
+    stdlib = re.search(r'data-stdlib-url="([^"]*)"', index).group(1)
+    assert stdlib.startswith("assets/python-stdlib.zip?v=")
+    fetched = sorted(f"pyodide/{p.name}" for p in (out / "pyodide").iterdir()
+                     if p.name not in ("pyodide.mjs", "python_stdlib.zip")) + [stdlib]
+    preloaded = re.findall(r'<link rel="preload" href="\.\./\.\./([^"]+)" as="(script|fetch)"',
+                           page_of(out, "sinusoidal_pe"))
+    assert sorted(preloaded) == sorted((url, "script" if url.endswith(".js") else "fetch") for url in fetched)
     assert '<link rel="preload"' not in index, "the index leaves Python's download to its script (Save-Data)"
     # What the first-visit progress bar counts: every file the worker downloads, with its size.
     python_files = json.loads(html.unescape(re.search(r'data-python-files="([^"]*)"', index).group(1)))
     grader_files = re.search(r'data-grader-files-url="([^"]*)"', index).group(1)
     bytecode = re.search(r'data-bytecode-url="([^"]*)"', index).group(1)
     assert bytecode.startswith("assets/python-bytecode.zip?v=")
-    assert sorted(python_files) == sorted([[f"pyodide/{name}", (out / "pyodide" / name).stat().st_size]
-                                           for name in fetched] + [[grader_files, (out / "assets/grader-core.json")
-                                                                    .stat().st_size]]
+    assert sorted(python_files) == sorted([[url, (out / url.split("?")[0]).stat().st_size] for url in fetched]
+                                          + [[grader_files, (out / "assets/grader-core.json").stat().st_size]]
                                           + [[bytecode, (out / "assets/python-bytecode.zip").stat().st_size]])
+    # The standard library: Pyodide's zip, every entry as it is, plus a checked hash-based .pyc (flags 3) beside
+    # each module Python's start, numpy and the grader import, where the zip importer looks for it.
+    with zipfile.ZipFile(out / "pyodide" / "python_stdlib.zip") as pyodides, \
+            zipfile.ZipFile(out / "assets" / "python-stdlib.zip") as sites:
+        assert all(sites.read(name) == pyodides.read(name) for name in pyodides.namelist())
+        added = set(sites.namelist()) - set(pyodides.namelist())
+        assert {"_pyodide/_base.pyc", "json/__init__.pyc", "dataclasses.pyc", "pickle.pyc"} <= added
+        assert all(name.endswith(".pyc") and name[:-1] in pyodides.namelist() for name in added)
+        assert {int.from_bytes(sites.read(name)[4:8], "little") for name in added} == {3}
     # numpy's and the grader's bytecode, compiled in this Pyodide: checked hash-based .pyc (flags 3) at the paths
     # Python looks for them in the worker.
     with zipfile.ZipFile(out / "assets/python-bytecode.zip") as archive:
@@ -277,7 +291,7 @@ def test_self_hosted_pyodide(tmp_path):
     assert precache["isolate"] is True
     assert sorted(precache["files"]) == sorted(
         [url for url in precache["files"] if url.startswith(("assets/", "capstone/"))]
-        + [f"pyodide/{name}" for name in fetched])
+        + [url for url in fetched if url.startswith("pyodide/")])
     for path, digest in precache["files"].items():
         if path.startswith("pyodide/"):
             assert hashlib.sha256((out / path).read_bytes()).hexdigest()[:16] == digest, path

@@ -36,6 +36,7 @@ function startRuntime() {
     pyodide: new URL(body.dataset.pyodideUrl, location.href).href,
     graderFiles: new URL(body.dataset.graderFilesUrl, location.href).href,
     bytecode: body.dataset.bytecodeUrl ? new URL(body.dataset.bytecodeUrl, location.href).href : null,
+    stdlib: body.dataset.stdlibUrl ? new URL(body.dataset.stdlibUrl, location.href).href : null,
   }, body.dataset.pyodideVersion, (text) => {
     runtimeStatus.setText(text);
     // Precaching waits until Python is up and the runs asked for meanwhile are over, so it never

@@ -1,5 +1,6 @@
 // Where the page keeps the memory snapshot of a freshly booted Python (see worker.js) between
-// visits: Cache Storage, one entry per Pyodide URL and version, so that the first interpreter
+// visits: Cache Storage, one entry per Pyodide URL and version and standard library (the snapshot holds
+// the zip importer's index of the library's zip, which must be the same zip), so that the first interpreter
 // of a later visit restores it instead of starting Python from scratch. Without Cache Storage
 // (e.g. a page served over plain http from another host) nothing is kept and nothing fails.
 
@@ -8,10 +9,18 @@ export const SNAPSHOT_CACHE = "mlex-python";
 const VERSION_HEADER = "X-Pyodide-Version";
 
 export class SnapshotStore {
-  /** pyodideUrl: where the worker loads Pyodide from; version: the Pyodide version the site pins. */
-  constructor(pyodideUrl, version) {
+  /**
+   * pyodideUrl: where the worker loads Pyodide from; version: the Pyodide version the site pins; stdlibUrl: the
+   * site's standard library (versioned by its content), null: Pyodide's own.
+   */
+  constructor(pyodideUrl, version, stdlibUrl = null) {
     this.version = version;
-    this.key = new URL(`python-snapshot-${version}.bin`, pyodideUrl).href;
+    const key = new URL(`python-snapshot-${version}.bin`, pyodideUrl);
+    if (stdlibUrl) {
+      const stdlib = new URL(stdlibUrl); // the cache is the origin's own: its path names it
+      key.searchParams.set("stdlib", stdlib.pathname + stdlib.search);
+    }
+    this.key = key.href;
   }
 
   /** Resolves to {bytes, version} as saved, or null when there is none or it cannot be read. */

@@ -33,8 +33,8 @@ const FLOODED = ["error", `Stopped: your code sent the page more than ${MAX_MESS
 
 export class Runner {
   /**
-   * urls: {worker, pyodide, graderFiles, bytecode (null: none)} (absolute); pyodideVersion: the version the
-   * site pins.
+   * urls: {worker, pyodide, graderFiles, bytecode, stdlib} (absolute; bytecode and stdlib: the site's own
+   * bytecode and standard library, null: none); pyodideVersion: the version the site pins.
    * onStatus(text) receives what the learner needs to know of the runtime: "Loading Python…" (and what
    * the first worker does next) until Python first starts, then "Ready" (READY), or "Python failed to
    * load: …". A spare booting after a run is no news: a run started meanwhile simply waits for it.
@@ -48,13 +48,16 @@ export class Runner {
     this.run = null; // the run in flight (waiting for its worker or posted)
     this.runCount = 0;
     this.spareTimer = null;
-    // pyodide.asm.wasm as compiled by the first worker: later workers instantiate it instead of
-    // compiling it again (and share the code V8 optimised meanwhile).
+    // pyodide.asm.wasm, compiled once for all of this document's workers (they instantiate it, and share the
+    // code V8 optimises meanwhile): on its own threads from now on, while the first worker starts (two
+    // nested workers, see worker-relay.js) and evaluates pyodide.asm.js. If the page cannot compile it, the
+    // first worker does and hands it on.
     this.wasmModule = null;
+    this.wasmCompiled = compilePyodide(urls.pyodide).then((module) => { this.wasmModule ??= module; });
     // The memory of a Python that had just started ({bytes, version}), from an earlier visit or
     // made by this page's second worker (the first boots the ordinary way: making a snapshot costs
     // about a second more): workers restore it instead of starting Python again.
-    this.snapshots = new SnapshotStore(urls.pyodide, pyodideVersion);
+    this.snapshots = new SnapshotStore(urls.pyodide, pyodideVersion, urls.stdlib);
     this.snapshot = this.snapshots.load();
     this.snapshotAsked = false;
     this.hasSnapshot = null; // whether one is saved (null: not known yet)
@@ -193,12 +196,12 @@ export class Runner {
     this.spareTimer = null;
     const isFirst = this.boots.length === 0;
     const index = this.boots.push(null) - 1;
-    const bootWith = this.snapshot.then((snapshot) => {
+    const bootWith = Promise.all([this.snapshot, this.wasmCompiled]).then(([snapshot]) => {
       const makeSnapshot = snapshot === null && !isFirst && !this.snapshotAsked;
       this.snapshotAsked ||= makeSnapshot;
-      return { snapshot, makeSnapshot };
+      return { snapshot, makeSnapshot, wasmModule: this.wasmModule };
     });
-    const worker = new PythonWorker(this.urls, this.wasmModule, bootWith, {
+    const worker = new PythonWorker(this.urls, bootWith, {
       status: () => {
         if (worker === this.fresh[0] && !this.run?.worker) this.showStatus();
       },
@@ -517,12 +520,13 @@ function text(value, limit = null) {
 }
 
 // A Pyodide worker: starts loading Pyodide at once, boots Python as soon as `bootWith` resolves, then does
-// one run. wasmModule: Pyodide's compiled WebAssembly module (null: the worker compiles it and hands it to
-// on.wasmModule). bootWith: {snapshot, makeSnapshot}: a snapshot to restore (null: none), and whether to
-// make one (handed to on.snapshot); looking for a saved snapshot takes a few hundred ms on a cold visit,
-// which the worker spends fetching and compiling. on: {status, booted, wasmModule, snapshot, snapshotRejected}.
+// one run. bootWith: {snapshot, makeSnapshot, wasmModule}: a snapshot to restore (null: none), whether to
+// make one (handed to on.snapshot), and Pyodide's compiled WebAssembly module (null: the worker compiles it
+// and hands it to on.wasmModule); looking for a saved snapshot and compiling take a few hundred ms on a cold
+// visit, which the worker spends starting and evaluating pyodide.asm.js.
+// on: {status, booted, wasmModule, snapshot, snapshotRejected}.
 class PythonWorker {
-  constructor(urls, wasmModule, bootWith, on) {
+  constructor(urls, bootWith, on) {
     this.status = LOADING;
     this.isBooting = true;
     this.isReady = false;
@@ -594,9 +598,12 @@ class PythonWorker {
     this.ready.catch(() => {});
     this.post({
       type: "init", pyodideUrl: urls.pyodide, graderFilesUrl: urls.graderFiles, bytecodeUrl: urls.bytecode,
-      interruptBuffer: this.interruptBuffer, wasmModule,
+      stdlibUrl: urls.stdlib,
+      interruptBuffer: this.interruptBuffer,
     });
-    bootWith.then(({ snapshot, makeSnapshot }) => this.post({ type: "boot", snapshot, makeSnapshot }));
+    bootWith.then(({ snapshot, makeSnapshot, wasmModule }) => this.post({
+      type: "boot", snapshot, makeSnapshot, wasmModule,
+    }));
   }
 
   post(message) {
@@ -615,4 +622,13 @@ class PythonWorker {
     this.isBooting = false;
     this.isTerminated = true;
   }
+}
+
+// Pyodide's WebAssembly module, or null when this browser cannot compile it here (a worker then does).
+function compilePyodide(pyodideUrl) {
+  return WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", pyodideUrl)))
+    .catch((err) => {
+      console.warn("Compiling Python's WebAssembly in the page failed; the worker compiles it:", err);
+      return null;
+    });
 }

@@ -9,9 +9,10 @@
 // page through the relay.
 //
 // Protocol (see the site contract): page -> worker {type:"init"} (where Pyodide and the grader are: the worker
-// starts fetching and compiling), {type:"boot"} (how to start Python: a snapshot to restore or to make, which
-// the page looks up meanwhile), then one {type:"grade"} (from
-// test number firstTest on) or {type:"try"}, each with `earlier` (the code of the steps it uses); worker -> page "status", "wasm-module" (when it
+// starts loading pyodide.asm.js), {type:"boot"} (how to start Python: a snapshot to restore or to make, which
+// the page looks up meanwhile, and Pyodide's WebAssembly module, which the page compiles; null: the worker
+// compiles it), then one {type:"grade"} (from test number firstTest on) or {type:"try"}, each with `earlier`
+// (the code of the steps it uses); worker -> page "status", "wasm-module" (when it
 // compiled Pyodide itself), "snapshot" {bytes, version} (when asked to make one) or
 // "snapshot-rejected" (when the one it got did not boot), "ready" {boot: how Python started:
 // "restored" | "made-snapshot" | "plain"} | "init-error", then "event"s and "graded" (the page
@@ -163,7 +164,7 @@ const postToPage = self.postMessage.bind(self);
 if (self.name === RELAY_NAME) relay(self.location.href);
 else self.onmessage = serve;
 
-// Settles with the page's {snapshot, makeSnapshot} ("boot" message).
+// Settles with the page's {snapshot, makeSnapshot, wasmModule} ("boot" message).
 let resolveBootOrder = () => {};
 const bootOrder = new Promise((resolve) => { resolveBootOrder = resolve; });
 
@@ -187,11 +188,10 @@ function serve({ data }) {
   }
 }
 
-async function init({ pyodideUrl, graderFilesUrl, bytecodeUrl, interruptBuffer, wasmModule }) {
+async function init({ pyodideUrl, graderFilesUrl, bytecodeUrl, stdlibUrl, interruptBuffer }) {
   status("Loading Python…");
-  // Compiling the WebAssembly module starts first: V8 compiles it on its own threads while this one
-  // evaluates pyodide.asm.js.
-  const compiled = wasmModule ? Promise.resolve(wasmModule) : compileWasm(pyodideUrl);
+  // The page compiles the WebAssembly module while this worker starts and evaluates pyodide.asm.js.
+  const compiled = bootOrder.then(({ wasmModule }) => wasmModule ?? compileWasm(pyodideUrl));
   importScripts(new URL("pyodide.js", pyodideUrl).href, new URL("pyodide.asm.js", pyodideUrl).href);
   instantiateWasmHere(pyodideUrl, compiled);
   const filesRequest = fetch(graderFilesUrl);
@@ -199,7 +199,9 @@ async function init({ pyodideUrl, graderFilesUrl, bytecodeUrl, interruptBuffer, 
   // link, downloading it alongside would delay the files Python starts from.
   const bytecode = bytecodeUrl ? compiled.catch(() => {}).then(() => downloadBytecode(bytecodeUrl)) : null;
   const { snapshot, makeSnapshot } = await bootOrder;
-  const { pyodide, boot } = await bootPython(pyodideUrl, snapshot, makeSnapshot);
+  // The site's standard library carries its modules' bytecode: Python does not compile them as it starts.
+  const where = stdlibUrl ? { indexURL: pyodideUrl, stdLibURL: stdlibUrl } : { indexURL: pyodideUrl };
+  const { pyodide, boot } = await bootPython(where, snapshot, makeSnapshot);
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   const keepRawOutput = {
     write(bytes) {
@@ -248,17 +250,18 @@ async function downloadBytecode(url) {
   }
 }
 
-// {pyodide, boot}: a booted interpreter with numpy loaded, and how it started. `snapshot`
+// {pyodide, boot}: a booted interpreter with numpy loaded, and how it started. `where`: loadPyodide's
+// {indexURL, stdLibURL} options. `snapshot`
 // ({bytes, version}, or null) is the memory of an interpreter that had just booted, made by an
 // earlier worker: restoring it skips Python's own start-up (most of a boot). With `makeSnapshot`,
 // this worker boots the ordinary way and sends the page such a snapshot, taken before anything
 // else runs in it. The snapshot API is private in Pyodide 0.27 (checked against this version); a
 // snapshot that does not boot is reported and this worker boots the ordinary way.
-async function bootPython(pyodideUrl, snapshot, makeSnapshot) {
+async function bootPython(where, snapshot, makeSnapshot) {
   if (snapshot) {
     try {
       const pyodide = await loadPython({
-        indexURL: pyodideUrl, _loadSnapshot: snapshot.bytes, packages: ["numpy"],
+        ...where, _loadSnapshot: snapshot.bytes, packages: ["numpy"],
       });
       if (pyodide.version !== snapshot.version) throw new Error(`made by Pyodide ${snapshot.version}`);
       reseedRandom(pyodide);
@@ -268,7 +271,7 @@ async function bootPython(pyodideUrl, snapshot, makeSnapshot) {
     }
   }
   if (makeSnapshot) {
-    const pyodide = await loadPython({ indexURL: pyodideUrl, _makeSnapshot: true });
+    const pyodide = await loadPython({ ...where, _makeSnapshot: true });
     try {
       const bytes = pyodide.makeMemorySnapshot();
       postToPage({ type: "snapshot", bytes, version: pyodide.version }, [bytes.buffer]);
@@ -279,7 +282,7 @@ async function bootPython(pyodideUrl, snapshot, makeSnapshot) {
     return { pyodide, boot: "made-snapshot" };
   }
   // `packages` starts numpy's download with the runtime's, instead of after it.
-  return { pyodide: await loadPython({ indexURL: pyodideUrl, packages: ["numpy"] }), boot: "plain" };
+  return { pyodide: await loadPython({ ...where, packages: ["numpy"] }), boot: "plain" };
 }
 
 // Python's start-up imports `random`, seeded then: interpreters restored from one snapshot would
@@ -324,8 +327,8 @@ function withholdPersistence() {
 // pass a compiled module; when instantiating fails (e.g. a snapshot whose memory is too small) it
 // logs a warning and never settles. Its Emscripten settings take an instantiateWasm hook, so the
 // factory pyodide.asm.js defines is wrapped, and this worker instantiates the module itself (`compiled`):
-// the one an earlier worker of the page compiled, which skips the compilation, or one it compiles (again,
-// if that failed) and sends to the page for the next workers. A failure rejects the boot in progress
+// the one the page compiled (or an earlier worker of the page did), which skips the compilation here, or one it
+// compiles (again, if that failed) and sends to the page for the next workers. A failure rejects the boot in progress
 // (see loadPython). Checked against this version (see runner.js).
 let failBoot = () => {};
 

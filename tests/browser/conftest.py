@@ -66,7 +66,7 @@ def browser():
 
 @dataclass
 class Snapshot:
-    key: str  # the cache entry's path on the site's origin
+    key: str  # the cache entry's path (and query) on the site's origin
     version: str
     path: str  # where the site's server serves its bytes
 
@@ -83,7 +83,9 @@ def python_snapshot(browser, base_url, site_dir, tmp_path_factory):
         (folder / "snapshot.json").write_text(json.dumps(saved))
 
     saved = json.loads((made_once(tmp_path_factory, "python-snapshot", save) / "snapshot.json").read_text())
-    return Snapshot(urlsplit(saved["url"]).path, saved["version"], "/__tests__/python-snapshot.bin")
+    url = urlsplit(saved["url"])
+    key = url.path + (f"?{url.query}" if url.query else "")
+    return Snapshot(key, saved["version"], "/__tests__/python-snapshot.bin")
 
 
 def _first_visit_snapshot(browser, base_url, served):

@@ -5,13 +5,21 @@ instead of starting Python again. A restored interpreter must grade like one sta
 draw its own random numbers, and a snapshot that does not boot must cost nothing but time.
 """
 
+import json
+
 import pytest
 
 from conftest import PYTHON_READY_MS, SNAPSHOT_CACHE, SNAPSHOT_VERSION_HEADER, wait_until_ready
 from page_helpers import EXERCISES, SOLUTION, grade_in_page
 
-SNAPSHOT_KEY_JS = "new URL('python-snapshot-' + document.body.dataset.pyodideVersion + '.bin', " \
-                  "new URL(document.body.dataset.pyodideUrl, location.href)).href"
+# Per Pyodide version and standard library (the site's, named by its content).
+SNAPSHOT_KEY_JS = """(() => {
+    const key = new URL('python-snapshot-' + document.body.dataset.pyodideVersion + '.bin',
+                        new URL(document.body.dataset.pyodideUrl, location.href));
+    const stdlib = new URL(document.body.dataset.stdlibUrl, location.href);
+    key.searchParams.set('stdlib', stdlib.pathname + stdlib.search);
+    return key.href;
+})()"""
 WRONG = (EXERCISES / "sinusoidal_pe" / "mutants" / "swapped_sin_cos.py").read_text()
 PRINTS_A_RANDOM_NUMBER = SOLUTION + "\nimport random\nprint(random.random())\n"
 
@@ -94,12 +102,17 @@ def sinusoidal_pe(T, C):
     assert saved_snapshot_size(page) == size
 
 
-# What a run finds of the bytecode of numpy's and the grader's modules that are loaded: how many have a .pyc,
-# and those that do not, or whose .pyc is not a checked hash-based one (flags 3) holding their source's hash
-# (Python ran the .pyc, not a compilation of its own, only when that hash matches).
-CHECKS_BYTECODE = """import importlib.util, sys
-files = [getattr(module, "__file__", None) or "" for module in list(sys.modules.values())]
-loaded = [name for name in files if name.endswith(".py") and ("/numpy/" in name or "/grader-core/" in name)]
+# What a run finds of the bytecode of the modules that are loaded: numpy's and the grader's, and those the zip
+# importer loaded from the standard library (the site's zip, see sitebuild/python_bytecode.py; frozen ones are
+# not), how many, and those without a .pyc, or whose .pyc is not a checked hash-based one (flags 3) holding
+# their source's hash (Python ran the .pyc, not a compilation of its own, only when that hash matches).
+CHECKS_BYTECODE = """import importlib.util, json, sys, zipimport
+def checked(pyc, source):
+    return int.from_bytes(pyc[4:8], "little") == 3 and pyc[8:16] == importlib.util.source_hash(source)
+modules = list(sys.modules.values())
+loaded = [name for name in (getattr(m, "__file__", None) or "" for m in modules)
+          if name.endswith(".py") and ("/numpy/" in name or "/grader-core/" in name)]
+zipped = [m for m in modules if isinstance(getattr(m, "__loader__", None), zipimport.zipimporter)]
 wrong = []
 for source in loaded:
     try:
@@ -107,9 +120,14 @@ for source in loaded:
     except OSError:
         wrong.append(source)
         continue
-    if int.from_bytes(pyc[4:8], "little") != 3 or pyc[8:16] != importlib.util.source_hash(open(source, "rb").read()):
+    if not checked(pyc, open(source, "rb").read()):
         wrong.append(source)
-print(len(loaded), wrong)
+for module in zipped:  # the zip importer names the file it ran: the module's .pyc, or its source
+    path = module.__file__
+    read = module.__loader__.get_data
+    if not path.endswith(".pyc") or not checked(read(path), read(path[:-1])):
+        wrong.append(path)
+print(json.dumps({"numpy and grader": len(loaded), "standard library": len(zipped), "wrong": wrong}))
 """ + SOLUTION
 CORRUPTS_BYTECODE = """import importlib.util, numpy
 open(importlib.util.cache_from_source(numpy.__file__), "wb").write(b"not bytecode")
@@ -120,7 +138,7 @@ def test_every_worker_runs_numpy_and_the_grader_from_the_sites_bytecode(open_exe
     page = open_exercise()
     first = grade_in_page(page, CHECKS_BYTECODE)  # the page's first worker
     assert first["passed"], first
-    count, wrong = first["stdout"].split(" ", 1)
-    assert int(count) > 50 and wrong == "[]\n", first["stdout"]
+    found = json.loads(first["stdout"])
+    assert found["numpy and grader"] > 50 and found["standard library"] > 50 and found["wrong"] == [], found
     assert grade_in_page(page, CORRUPTS_BYTECODE)["passed"]  # in its own worker's files only
     assert grade_in_page(page, CHECKS_BYTECODE)["stdout"] == first["stdout"]

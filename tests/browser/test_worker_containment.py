@@ -105,7 +105,7 @@ LEFTOVERS = """async () => {
     if (!name.startsWith("mlex-")) found.push(`cache ${name}`);
   }
   for (const request of await (await caches.open("mlex-python")).keys()) {
-    if (!/\\/python-snapshot-[^/]+\\.bin$/.test(request.url)) found.push(`snapshot cache ${request.url}`);
+    if (!/\\/python-snapshot-[^/?]+\\.bin\\?stdlib=[^/]+$/.test(request.url)) found.push(`snapshot cache ${request.url}`);
   }
   for (const name of await navigator.storageBuckets.keys()) found.push(`storage bucket ${name}`);
   for (const type of [TEMPORARY, PERSISTENT]) {
