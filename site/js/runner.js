@@ -625,10 +625,11 @@ class PythonWorker {
 }
 
 // Pyodide's WebAssembly module, or null when this browser cannot compile it here (a worker then does).
-function compilePyodide(pyodideUrl) {
-  return WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", pyodideUrl)))
-    .catch((err) => {
-      console.warn("Compiling Python's WebAssembly in the page failed; the worker compiles it:", err);
-      return null;
-    });
+async function compilePyodide(pyodideUrl) {
+  try {
+    return await WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", pyodideUrl)));
+  } catch (err) {
+    console.warn("Compiling Python's WebAssembly in the page failed; the worker compiles it:", err);
+    return null;
+  }
 }

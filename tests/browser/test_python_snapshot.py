@@ -85,6 +85,18 @@ def test_a_snapshot_that_does_not_boot_is_deleted_and_costs_no_verdict(open_exer
     assert not grade_in_page(page, WRONG)["passed"]
 
 
+def test_a_page_that_cannot_compile_the_webassembly_leaves_it_to_the_worker(open_exercise, page):
+    # The page compiles Pyodide's WebAssembly for its workers (runner.js); where it cannot, the first worker
+    # compiles it and hands it on to the next.
+    page.add_init_script("WebAssembly.compileStreaming = () => Promise.reject(new TypeError('not here'))")
+    warnings = []
+    page.on("console", lambda message: message.type == "warning" and warnings.append(message.text))
+    open_exercise()
+    assert grade_in_page(page, SOLUTION)["passed"]
+    assert not grade_in_page(page, WRONG)["passed"]  # on a spare
+    assert any("the worker compiles it" in text for text in warnings), warnings
+
+
 def test_the_learners_code_cannot_reach_the_sites_storage(open_exercise, page):
     open_exercise()
     grade_in_page(page, SOLUTION)
