@@ -60,5 +60,5 @@ def test_try_runs_calls_against_the_code_without_grading_and_keeps_them(open_exe
     page.wait_for_function("document.body.dataset.exerciseId === 'sinusoidal_pe'")
     assert page.locator("#try-input").input_value() == "print('looping')\nwhile True:\n    pass\n"
     page.reload()
-    assert page.locator("#try-input").is_visible()  # open, as it was left with calls of the learner's
+    expect(page.locator("#try-input")).to_be_visible()  # open, as it was left with calls of the learner's
     assert page.locator("#try-input").input_value() == "print('looping')\nwhile True:\n    pass\n"
