@@ -122,7 +122,7 @@ def test_gpt_loss_and_grads_two_blocks(rng):
     """Every parameter of a 2-block model, against central differences of step 14's loss of step 13's logits."""
     gpt_logits, cross_entropy = reference("gpt_logits"), reference("cross_entropy")
     gpt_loss_and_grads = reference("gpt_loss_and_grads")
-    V, C, F, T, n_heads = 7, 6, 8, 5, 2
+    V, C, F, n_heads = 7, 6, 8, 2
     p = {"W_E": rng.normal(0, 0.5, (V, C)), "blocks": [block_params(rng, C, F) for _ in range(2)],
          "lnf_g": rng.normal(1, 0.2, C), "lnf_b": rng.normal(0, 0.2, C)}
     ids, targets = np.array([3, 1, 3, 0, 6]), np.array([1, 3, 0, 6, 3])   # id 2, 4, 5 never occur as input

@@ -119,7 +119,7 @@ def test_new_notebook_for_one_exercise_and_its_mistakes(tmp_path):
     made = grader("new", "--notebook", "softmax", cwd=tmp_path)
     assert made.returncode == 0 and (tmp_path / "softmax.ipynb").is_file()
     again = grader("new", "--notebook", "softmax", "-o", tmp_path / "again.ipynb")
-    assert (tmp_path / "again.ipynb").read_bytes() == (tmp_path / "softmax.ipynb").read_bytes()  # no random ids
+    assert again.returncode == 0 and (tmp_path / "again.ipynb").read_bytes() == (tmp_path / "softmax.ipynb").read_bytes()  # no random ids
     wrong = grader("new", "--notebook", "softmax", "--step", "3", cwd=tmp_path)
     assert wrong.returncode == 2 and "--step is not for it" in wrong.stderr
 

@@ -9,8 +9,6 @@ ships it. Each test uses one page (each page boots Python), visiting the site's 
 import collections
 import json
 
-import pytest
-
 from conftest import ROOT, wait_until_ready
 from grader.exercise import load_all
 from page_helpers import EXERCISES, RUN_MS, import_file, set_code, wait_for_results
