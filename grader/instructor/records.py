@@ -23,8 +23,9 @@ signature: whoever recomputes it can forge a record.
 
 Fields of the student's identity and time (written by the batch where the
 class folder gives them), optional: `student` ({"id", "name", "email",
-"login"}, and from a roster "in_roster", "sis_id", "section"), `submitted_at` (ISO 8601 with its offset, or null) and
-`late_marker` (true when the LMS marked the submission late).
+"login"}, and from a roster "in_roster", "sis_id", "section"), `submitted_at` (ISO 8601 with its offset, or null),
+`late_marker` (true when the LMS marked the submission late) and `reupload` ({"graded": the file graded,
+"superseded": [its earlier uploads]}, when the student uploaded it again: Canvas's softmax-1.py).
 """
 
 import datetime
@@ -44,7 +45,8 @@ SHORT_LIMIT = 100                  # graded_at, grader_version
 MAX_TESTS = 10_000
 MAX_POINTS = 1e9                   # a record's max_score: far above any exercise, far from overflowing a total
 MAX_DURATION_MS = 1e9
-IDENTITY = ("student", "submitted_at", "late_marker")  # not in the checksum: a later batch may fill them in
+IDENTITY = ("student", "submitted_at", "late_marker", "reupload")  # not in the checksum: a later batch may fill them in
+MAX_SUPERSEDED = 2000  # a hand-in's files (grader/instructor/classfolder/walk.py)
 STUDENT_KEYS = {"id", "name", "email", "login"}
 STUDENT_OPTIONAL = {"in_roster", "sis_id", "section"}  # from a roster
 
@@ -168,6 +170,16 @@ def _check_who_and_when(record):
                                            f"{_shown(record['submitted_at'])}")
     if "late_marker" in record and type(record["late_marker"]) is not bool:
         raise _Problem("late_marker", f"should be true or false, not {_shown(record['late_marker'])}")
+    if "reupload" in record:
+        reupload = record["reupload"]
+        if type(reupload) is not dict or set(reupload) != {"graded", "superseded"}:
+            raise _Problem("reupload", "should be a JSON object of 'graded' and 'superseded'")
+        _text(reupload, "graded", NAME_LIMIT, empty=False, where="reupload")
+        superseded = reupload["superseded"]
+        if type(superseded) is not list or not 0 < len(superseded) <= MAX_SUPERSEDED:
+            raise _Problem("reupload.superseded", f"should be a list of 1 to {MAX_SUPERSEDED} file names")
+        for index in range(len(superseded)):
+            _text(superseded, index, NAME_LIMIT, empty=False, where="reupload.superseded")
 
 
 def _check_test(test, where, complete):

@@ -8,6 +8,10 @@ A CSV with the columns id and name, and optionally email, login (the LMS login),
 A hand-in joins the roster row with the same id (the LMS user id the export carries), else the same
 email, else the same login; the row then gives its id, name, email and login.  A roster student with no
 hand-in gets a record of 0 points, "no submission"; a hand-in matching no row is graded and listed.
+
+Canvas's own gradebook export is a roster as it is: Student, ID, SIS User ID, SIS Login ID, Section (its
+other columns are not read), and the rows it adds under the header that name no student ("Points Possible",
+"Manual Posting") are skipped.
 """
 
 import dataclasses
@@ -20,6 +24,7 @@ COLUMNS = {"id": ("id", "student id", "sid", "user id"), "name": ("name", "full 
            "email": ("email", "email address"), "login": ("login", "lms login", "username", "sis login id"),
            "sis_id": ("sis id", "sis user id"), "section": ("section",)}
 REQUIRED = ("id", "name")
+CANVAS_EXTRA_ROWS = ("points possible", "manual posting")  # Canvas's export: rows of the assignments, not students
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,6 +45,8 @@ class Roster:
 def read_roster(path):
     students, lines = [], {}
     for line, row in read_table(path, COLUMNS, REQUIRED):
+        if not row["id"] and ((row["name"] or "").casefold() in CANVAS_EXTRA_ROWS or not any(row.values())):
+            continue  # a row of Canvas's export about the assignments (their points, their posting policy)
         for column in REQUIRED:
             if not row[column]:
                 raise TableError(f"{path}:{line}: no {column}")
