@@ -112,11 +112,13 @@ def test_gradebook_and_lms_import_files_carry_the_students_identity(canvas):
     assert canvas_rows[:2] == [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "HW3"],
                                ["    Points Possible", "", "", "", "", "22"]]
     assert ["Doe, Jane", "12345", "", "jdoe", "A", "22"] in canvas_rows
-    assert ["moe_max", "444", "", "", "", "8"] in canvas_rows  # softmax 0 x 2 + layer_norm 8
-    moodle_rows = rows(reports / "moodle_import.csv")
-    assert moodle_rows[0] == ["Full name", "Email address", "Username", "ID", "ID number", "HW3"]
-    assert ["Absent Anna", "anna@example.com", "aanna", "999", "", "0"] in moodle_rows
-    assert len(canvas_rows) == 2 + 4 and len(moodle_rows) == 1 + 4
+    moodle_rows = rows(reports / "moodle_import.csv")  # no ID number: the roster gives none
+    assert moodle_rows[0] == ["Full name", "Email address", "Username", "HW3"]
+    assert ["Absent Anna", "anna@example.com", "aanna", "0"] in moodle_rows
+    assert len(canvas_rows) == 2 + 3 and len(moodle_rows) == 1 + 3  # the roster's students
+    assert rows(reports / "not_imported.csv") == [  # softmax 0 x 2 + layer_norm 8
+        ["submission", "name", "id", "email", "login", "HW3", "why not imported"],
+        ["moe_max_444", "moe_max", "444", "", "", "8", "not on the roster"]]
 
 
 def test_feedback_is_a_self_contained_escaped_page_per_student_and_a_moodle_zip(canvas):
