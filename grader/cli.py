@@ -399,8 +399,8 @@ def run_batch_command(args):
     if args.reports:
         check_overrides(overrides, records, args.overrides)
         write_outputs(records, Plan.of(assignment, overrides), args.reports, summary)
-        print(f"Reports: {args.reports}/ (gradebook.csv, canvas_import.csv, moodle_import.csv, report.html, "
-              "junit.xml, summary.txt, feedback/, feedback_moodle.zip, gradescope/)")
+        print(f"Reports: {args.reports}/ (gradebook.csv, canvas_import.csv, moodle_import.csv, not_imported.csv, "
+              "report.html, junit.xml, summary.txt, feedback/, feedback_moodle.zip, gradescope/)")
     return EXIT_PASSED
 
 
