@@ -245,6 +245,28 @@ def test_moodle_import_maps_every_roster_student_by_each_column_it_holds(moodle)
 
 
 @pytest.fixture(scope="module")
+def gradescope(root):
+    """Gradescope's export: a re-upload in one submission, and one student in two submissions."""
+    metadata = "".join(f"submission_{n}:\n  :submitters:\n  - :name: {name}\n    :sid: '{sid}'\n"
+                       for n, name, sid in ((1, "Ada", 10), (2, "Bob", 20), (3, "Bob", 20)))
+    return batch(root, "gradescope", {
+        "submission_metadata.yml": metadata, "submission_1/hw-3.py": WRONG_SOFTMAX,
+        "submission_1/hw-3-1.py": SOFTMAX, "submission_1/layer_norm.py": LAYER_NORM,
+        "submission_2/hw-3.py": SOFTMAX, "submission_3/hw-3.py": SOFTMAX}, "--assignment", root / "hw3.toml")
+
+
+def test_gradescope_grades_the_last_upload_and_one_record_per_student(gradescope):
+    _, records, reports = gradescope
+    assert sorted(records) == [("20", "layer_norm"), ("20", "softmax"), ("submission_1", "layer_norm"),
+                               ("submission_1", "softmax")]
+    assert records[("submission_1", "softmax")]["reupload"] == {"graded": "hw-3-1.py", "superseded": ["hw-3.py"]}
+    assert records[("20", "softmax")]["missing"] == ("2 hand-ins for one student (submission_2, submission_3); "
+                                                     "keep one and grade again")
+    grades, unknown = canvas_import((reports / "canvas_import.csv").read_text(), {"10": ("", ""), "20": ("", "")})
+    assert grades == {"10": HW3_MAX, "20": 0} and not unknown
+
+
+@pytest.fixture(scope="module")
 def folders(root):
     """A folder per student: a notebook, re-uploads, late work and an extension."""
     (root / "lab.toml").write_text('title = "Lab"\ndue = 2026-11-20T23:59:00+00:00\n\n[late]\npenalty_per_day = 0.5\n'
