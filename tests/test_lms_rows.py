@@ -5,7 +5,6 @@ documents (the readers below), not by this project's own reader."""
 
 import csv
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 from grader.exercise import EXERCISES_DIR
 from grader.instructor.classfolder import pick_file
 from grader.instructor.roster import read_roster
+from test_class_layouts import lay_out, rows as table
 
 SOFTMAX, LAYER_NORM = EXERCISES_DIR / "softmax" / "solution.py", EXERCISES_DIR / "layer_norm" / "solution.py"
 WRONG_SOFTMAX = EXERCISES_DIR / "softmax" / "mutants" / "forgot_return.py"
@@ -31,17 +31,6 @@ def notebook(source):
     return nbformat.writes(nbformat.v4.new_notebook(cells=cells))
 
 
-def lay_out(folder, files):
-    for name, content in files.items():
-        target = folder / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, Path):
-            shutil.copy(content, target)
-        else:
-            target.write_text(content, encoding="utf-8")
-    return folder
-
-
 def batch(root, name, files, *options, exercise=()):
     """Grade the class folder `name` of `files` (for one `exercise`, else an --assignment in `options`)."""
     folder = lay_out(root / name, files)
@@ -52,10 +41,6 @@ def batch(root, name, files, *options, exercise=()):
     assert process.returncode == 0, process.stderr
     records = {(r["submission"], r["exercise"]): r for r in map(json.loads, out.read_text().splitlines())}
     return process, records, reports
-
-
-def table(path):
-    return list(csv.reader(path.open(newline="", encoding="utf-8")))
 
 
 # The LMSs' import rules, as their documentation and code state them.
