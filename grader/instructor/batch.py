@@ -11,7 +11,8 @@ each exercise's file (`Part.file_name`, at its top or in a folder within it); a
 file that is missing or cannot be graded is recorded as 0 points with the reason.
 An LMS's export (Canvas, Moodle, Gradescope) is recognised and read as that LMS
 lays it out (grader/instructor/classfolder/); a folder where no learner is found is an
-error, before anything is written.
+error, before anything is written.  The last of a file's re-uploads (softmax-1.py) is graded; a student's
+several hand-ins for one exercise are one record, not graded, naming them.
 
 The results file is JSON Lines (one report per line, plus "submission",
 "exercise", "submission_sha256", "tests_sha256", "graded_at",
