@@ -511,15 +511,25 @@ def grade_for_gradescope(args):
     if not submission.is_dir():
         raise UsageError(f"{submission}: not a folder (Gradescope puts the student's files in "
                          "/autograder/submission)")
+    # The exercises' folders (hidden tests, references, those of the steps used too) are never readable by
+    # learner code: under bubblewrap they are not in its view, else it runs as nobody, who must not read them.
+    secret = [step.path for part in assignment.parts for step in [part.exercise, *used_steps(part.exercise)]]
     with tempfile.TemporaryDirectory() as work:
         out = Path(work) / "results.jsonl"
-        hidden = [part.exercise.path for part in assignment.parts] + [work, submission]
-        executor = make_executor("local", os.cpu_count() or 1, args.sandbox, hide=hidden,
-                                 warn=lambda text: print(text, file=sys.stderr))
-        records, _, _ = run_batch(assignment, submission, out, lambda exercise: limits_from(args, exercise),
-                                  executor, False, Progress(show_exercise=True), student="submission")
+        executor = make_executor("local", os.cpu_count() or 1, args.sandbox, hide=[*secret, work, submission],
+                                 warn=lambda text: print(text, file=sys.stderr), secret=secret)
+        try:
+            records, _, _ = run_batch(assignment, submission, out, lambda exercise: limits_from(args, exercise),
+                                      executor, False, Progress(show_exercise=True), student="submission")
+        except SandboxError as exc:
+            write_atomically(results, gradescope.render_not_graded(
+                "The autograder could not grade your submission safely here and graded nothing: "
+                f"{exc}. Tell your instructor."))
+            raise
+    how = f"Your code ran {executor.sandbox.learner_runs()}; it could not read the autograder's tests."
+    print(how)
     student, = class_results(records, Plan.of(assignment))
-    write_atomically(results, gradescope.render(student, Plan.of(assignment)))
+    write_atomically(results, gradescope.render(student, Plan.of(assignment), note=how))
     print(f"{student.total:g}/{student.max_total:g} points; results: {results}")
     # A file that is there but refused (a link, a FIFO, not UTF-8, ...) is a problem to see: exit 2, after
     # results.json (0 points for it, with the reason) is written for the student.
