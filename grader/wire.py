@@ -107,13 +107,27 @@ def _at(where):
     return f" (at {where})" if where else ""
 
 
-def decode_value(tree, blobs):
-    """The value `tree` (from `encode_value`) describes, built from plain data only; WireError if malformed."""
+def decode_value(tree, blobs, copy=True):
+    """The value `tree` (from `encode_value`) describes, built from plain data only; WireError if malformed.
+
+    With `copy=False` its arrays are views of `blobs` (writable when they are), not arrays of their own.
+    """
     counter = [0]
-    return _decode(tree, blobs, counter, 0)
+    return _decode(tree, blobs, counter, 0, copy)
 
 
-def _decode(node, blobs, counter, depth):
+def generators(value, depth=0):
+    """The numpy Generators inside `value`, in the order `encode_value` meets them (so the same order in
+    the value it encodes and in the value decoded from it)."""
+    kind = type(value)
+    if kind is np.random.Generator:
+        yield value
+    elif depth < MAX_DEPTH and (kind is list or kind is tuple or kind is dict):
+        for item in (value.values() if kind is dict else value):
+            yield from generators(item, depth + 1)
+
+
+def _decode(node, blobs, counter, depth, copy=True):
     counter[0] += 1
     if counter[0] > MAX_ITEMS:
         raise WireError(f"more than {MAX_ITEMS:,} items")
@@ -129,12 +143,12 @@ def _decode(node, blobs, counter, depth):
     if kind is float:
         return node
     if kind is list:
-        return [_decode(item, blobs, counter, depth + 1) for item in node]
+        return [_decode(item, blobs, counter, depth + 1, copy) for item in node]
     if kind is not dict or len(node) != 1:
         raise WireError(f"unexpected {_type_name(node)} in a value")
     (tag, body), = node.items()
     if tag == "tuple" and type(body) is list:
-        return tuple(_decode(item, blobs, counter, depth + 1) for item in body)
+        return tuple(_decode(item, blobs, counter, depth + 1, copy) for item in body)
     if tag == "dict" and type(body) is list:
         result = {}
         for pair in body:
@@ -145,7 +159,7 @@ def _decode(node, blobs, counter, depth):
                 hash(key)
             except TypeError:
                 raise WireError(f"unhashable dict key of type {_type_name(key)}") from None
-            result[key] = _decode(pair[1], blobs, counter, depth + 1)
+            result[key] = _decode(pair[1], blobs, counter, depth + 1, copy)
         return result
     if tag == "float" and body in ("nan", "inf", "-inf"):
         return float(body)
@@ -155,7 +169,7 @@ def _decode(node, blobs, counter, depth):
             raise WireError("malformed complex number")
         return complex(real, imag)
     if tag == "nd" and type(body) is list and len(body) == 3:
-        return _decode_array(*body, blobs)
+        return _decode_array(*body, blobs, copy)
     if tag == "np" and type(body) is list and len(body) == 2:
         dtype, index = body
         return _decode_array(dtype, [], index, blobs)[()]
@@ -164,7 +178,7 @@ def _decode(node, blobs, counter, depth):
     raise WireError(f"unknown or malformed tag {tag!r}")
 
 
-def _decode_array(dtype, shape, index, blobs):
+def _decode_array(dtype, shape, index, blobs, copy=True):
     if type(dtype) is not str or dtype not in ALLOWED_DTYPES:
         raise WireError(f"dtype {dtype!r} is not allowed")
     if type(shape) is not list or len(shape) > 32 or any(type(n) is not int or n < 0 for n in shape):
@@ -176,8 +190,9 @@ def _decode_array(dtype, shape, index, blobs):
     count = math.prod(shape)
     if count * itemsize != len(data):
         raise WireError(f"array of shape {tuple(shape)} and dtype {dtype} does not match its {len(data)} bytes")
+    array = np.frombuffer(data, dtype=np.dtype(dtype), count=count).reshape(shape)
     # copy(): a writable array that owns its memory, like any array the caller builds itself.
-    return np.frombuffer(data, dtype=np.dtype(dtype), count=count).reshape(shape).copy()
+    return array.copy() if copy else array
 
 
 def _decode_generator(name, state):
