@@ -44,10 +44,14 @@ class Unencodable(Exception):
 
 # ---- values -------------------------------------------------------------------------------------
 
-def encode_value(value):
-    """(tree, blobs): `tree` is JSON-serialisable, `blobs` the raw bytes of the arrays in it."""
+def encode_value(value, known=()):
+    """(tree, blobs): `tree` is JSON-serialisable, `blobs` the raw bytes of the arrays in it.
+
+    `known`: arrays the other side has already (as `arrays` lists them in a value it sent), encoded as
+    their number in that list, without their bytes.
+    """
     blobs = []
-    counter = [0]
+    counter = [0, {id(array): index for index, array in enumerate(known)}, known]
     tree = _encode(value, blobs, counter, 0, "")
     size = sum(len(memoryview(b).cast("B")) for b in blobs)
     if size > MAX_VALUE_BYTES:
@@ -82,6 +86,9 @@ def _encode(value, blobs, counter, depth, where):
                           _encode(v, blobs, counter, depth + 1, f"{where}[{k!r}]")]
                          for k, v in value.items()]}
     if isinstance(value, np.ndarray):
+        known = counter[1].get(id(value))
+        if known is not None and counter[2][known] is value:
+            return {"known": known}
         array = np.asarray(value)  # a plain ndarray view, whatever subclass it was
         if not array.flags.c_contiguous:
             array = array.copy(order="C")
@@ -107,13 +114,24 @@ def _at(where):
     return f" (at {where})" if where else ""
 
 
-def decode_value(tree, blobs, copy=True):
+def decode_value(tree, blobs, copy=True, known=None):
     """The value `tree` (from `encode_value`) describes, built from plain data only; WireError if malformed.
 
     With `copy=False` its arrays are views of `blobs` (writable when they are), not arrays of their own.
+    `known`: the arrays `encode_value` was given as known (a tree that refers to one is malformed without).
     """
-    counter = [0]
+    counter = [0, known]
     return _decode(tree, blobs, counter, 0, copy)
+
+
+def arrays(value, depth=0):
+    """The numpy arrays inside `value` (lists, tuples, dict values), in the order `encode_value` meets them."""
+    kind = type(value)
+    if isinstance(value, np.ndarray):
+        yield value
+    elif depth < MAX_DEPTH and (kind is list or kind is tuple or kind is dict):
+        for item in (value.values() if kind is dict else value):
+            yield from arrays(item, depth + 1)
 
 
 def generators(value, depth=0):
@@ -173,6 +191,8 @@ def _decode(node, blobs, counter, depth, copy=True):
     if tag == "np" and type(body) is list and len(body) == 2:
         dtype, index = body
         return _decode_array(dtype, [], index, blobs)[()]
+    if tag == "known" and type(body) is int and counter[1] is not None and 0 <= body < len(counter[1]):
+        return counter[1][body]
     if tag == "rng" and type(body) is list and len(body) == 2:
         return _decode_generator(body[0], _decode(body[1], blobs, counter, depth + 1))
     raise WireError(f"unknown or malformed tag {tag!r}")

@@ -37,7 +37,7 @@ from grader.core.checks import fail
 from grader.core.engine import LearnerStopped, learner_exception
 from grader.core.report import MESSAGE_LIMIT, STDOUT_LIMIT
 from grader.core.side_effects import changed_argument
-from grader.wire import FrameReader, Unencodable, WireError, decode_value, encode_value, frame
+from grader.wire import FrameReader, Unencodable, WireError, arrays, decode_value, encode_value, frame
 
 DEFAULT_MEMORY_MB = 1024
 FILE_SIZE_LIMIT = 32 * 1024 * 1024   # cap on any file the learner's code writes
@@ -141,31 +141,49 @@ class RemoteLearner:
         with _SharedArguments(blobs) as shared:
             message, answer_blobs = self._exchange({"call": tree, "shared": shared.places}, shared.blobs, limit,
                                                    late, fds=shared.fds)
-            if set(message) == {"return"}:
-                # Seen here, in the memory the learner's arrays were views of: the learner cannot hide it.
-                changed = shared.changed()
-                if changed is not None:
-                    problem = changed_argument(self._parameters, decode_value(tree, blobs), decode_value(tree, changed))
-                    if problem is not None:
-                        fail(problem)
-        blobs = answer_blobs
-        if set(message) == {"return"}:
-            try:
-                return decode_value(message["return"], blobs)
-            except WireError as exc:
-                self._interfered(f"its answer is not valid data: {exc}")
+            now = shared.changed()
+        if set(message) in ({"return"}, {"return", "side_effect"}):
+            result = self._checked_return(tree, blobs, now, message, answer_blobs)
+            if "side_effect" in message and type(message["side_effect"]) is str:
+                fail(message["side_effect"][:MESSAGE_LIMIT])
+            return result
+        if set(message) == {"changed"} and type(message["changed"]) is str:
+            fail(f"your function changed its arguments in place: {message['changed'][:300]}")
+        if now is not None and set(message) == {"unencodable"}:
+            self._fail_if_changed(tree, blobs, now, None)
         if set(message) == {"raised"} and type(message["raised"]) is dict:
             raised = message["raised"]
             bases, text, description = raised.get("bases"), raised.get("message"), raised.get("description")
             if (type(bases) is list and all(type(b) is str for b in bases)
                     and type(text) is str and type(description) is str):
                 raise learner_exception(bases[:64], text[:500], description[:MESSAGE_LIMIT])
-        if set(message) == {"side_effect"} and type(message["side_effect"]) is str:
-            fail(message["side_effect"][:MESSAGE_LIMIT])
         if set(message) == {"unencodable"} and type(message["unencodable"]) is str:
             fail(f"your function returned {message['unencodable'][:300]}, which cannot be graded: return "
                  "numbers, strings, lists, tuples, dicts or numpy arrays of numbers")
         self._interfered("it sent an answer the grader does not understand")
+
+    def _checked_return(self, tree, blobs, now, message, answer_blobs):
+        """The result of a call that returned, after failing the test when the call changed an argument."""
+        try:
+            result, reported = decode_value(message["return"], answer_blobs,
+                                            known=list(arrays(decode_value(tree, now or blobs))))
+        except (WireError, ValueError, TypeError) as exc:
+            self._interfered(f"its answer is not valid data: {exc}")
+        if type(reported) is not tuple or len(reported) != 2:
+            self._interfered("its answer is not valid data: no arguments after the call")
+        self._fail_if_changed(tree, blobs, now, reported)
+        return result
+
+    def _fail_if_changed(self, tree, blobs, now, reported):
+        """Fail the test when the call changed its arguments: their arrays as the memory they were views of
+        holds them now (`now`, None when unchanged), seen here, and the rest as the learner's process reports
+        them (`reported`, None when not known)."""
+        pristine = decode_value(tree, blobs, copy=False)
+        if reported is None:
+            reported = decode_value(tree, now, copy=False)
+        problem = changed_argument(self._parameters, pristine, reported)
+        if problem is not None:
+            fail(problem)
 
     def prepare(self):
         """Ask for a learner process now, so that it starts while the hidden tests load."""

@@ -34,17 +34,24 @@ def side_effect(entry, pristine, passed, result):
     `pristine` and `passed` are (args, kwargs): an untouched copy of the arguments and the very
     objects the call received.
     """
+    parameters = parameter_names(entry)
     try:
-        return _side_effect(entry, pristine, passed, result)
+        change = changed_argument(parameters, pristine, passed)
+    except Exception as exc:  # e.g. an ndarray subclass put into an argument, whose methods raise
+        return f"your function's arguments could not be examined after the call ({type(exc).__name__})"
+    return change or shared_result(parameters, passed, result)
+
+
+def shared_result(parameters, passed, result):
+    """A message saying which part of the result shares memory with an argument of the call (args, kwargs)
+    `passed`, or is one of its lists or dicts; None when none does."""
+    try:
+        return _shared_result(parameters, passed, result)
     except Exception as exc:  # e.g. an ndarray subclass in the result whose methods raise
         return f"your function's result could not be examined ({type(exc).__name__}): return plain numpy arrays"
 
 
-def _side_effect(entry, pristine, passed, result):
-    parameters = parameter_names(entry)
-    change = changed_argument(parameters, pristine, passed)
-    if change is not None:
-        return change
+def _shared_result(parameters, passed, result):
     arguments = _named(_positional_names(parameters, len(passed[0])), passed)
     inputs = [(f"the argument {where}", part) for name, value in arguments for where, part in _parts(value, name, 0)]
     for where, part in _parts(result, "your result", 0):

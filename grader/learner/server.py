@@ -10,8 +10,10 @@ grader/wire.py):
     checker -> learner   {"call": value tree, "shared": [[offset, size], ...]}      (args, kwargs)
                          the arrays' bytes: in the frame's blobs when "shared" is empty, else at those
                          places of a memory file (memfd) whose descriptor comes with the message
-    learner -> checker   {"return": value tree} | {"raised": {...}} | {"unencodable": str}
-                         | {"side_effect": str}   the call changed an argument in place, or returned one
+    learner -> checker   {"return": value tree of [result, (args, kwargs) after the call]}
+                         (plus "side_effect": str when the result is, or shares memory with, an argument;
+                         the result is then None) | {"raised": {...}} | {"unencodable": str}
+                         | {"changed": str}   the call put into an argument what cannot be sent
     while a call or the load runs, any number of calls to the earlier steps in scope (references.py):
     learner -> checker   {"earlier_call": {"step": exercise id, "args": value tree}}
     checker -> learner   {"earlier_return": value tree}   [result, [state of each Generator in the args]]
@@ -21,9 +23,11 @@ Nothing here is trusted by the checker: the learner's code shares this
 process and may change any of it.  The checker validates every message.
 The arguments' arrays are views of the shared memory file, so a call that
 writes into them writes where the checker looks after the call: the checker
-sees that on its own (grader/checker/remote.py).  `side_effect` here also
-reports changes to lists and dicts and a result sharing memory with an
-argument, for honest code; the learner's code could switch it off.
+sees that on its own (grader/checker/remote.py).  Lists, dicts and the
+values in them are reported as the call left them, for the checker to
+compare (the arrays still in its memory by number), and so is a result that
+shares memory with an argument: both only as honestly as the learner's code
+lets this process work.
 The learner's prints go to file descriptors 1 and 2, a pipe the checker drains.
 
 `earlier` lists the earlier steps the exercise uses (offline: their references), dependencies
@@ -39,10 +43,10 @@ import socket
 import sys
 
 from grader.core.engine import builtin_bases, describe_exception, load_submission, one_line
-from grader.core.side_effects import parameter_names, side_effect
+from grader.core.side_effects import parameter_names, shared_result
 from grader.learner import references
 from grader.learner.imports import refuse_imports_missing_from
-from grader.wire import FrameReader, Unencodable, decode_value, encode_value, frame
+from grader.wire import FrameReader, Unencodable, arrays, decode_value, encode_value, frame
 
 CHUNK = 1 << 20
 MAX_FDS = 4  # descriptors taken from one read (the checker sends at most one with a message)
@@ -61,11 +65,12 @@ def serve(channel):
                 refuse_imports_missing_from(request["importable"])
             earlier = references.stub_steps(request.get("earlier"))
             entry, error = load_submission(request.get("entry"), request.get("source", ""), earlier)
-            channel.send({"loaded": error, "parameters": parameter_names(entry) if error is None else []})
+            parameters = parameter_names(entry) if error is None else []
+            channel.send({"loaded": error, "parameters": parameters})
             if error is not None:
                 return
         else:
-            channel.send(*_call(entry, message, blobs, channel))
+            channel.send(*_call(entry, parameters, message, blobs, channel))
 
 
 class _Channel:
@@ -104,26 +109,36 @@ class _Channel:
         return answer
 
 
-def _call(entry, message, blobs, channel):
+def _call(entry, parameters, message, blobs, channel):
     if message.get("shared"):
         blobs = _shared(message["shared"], channel.fds.popleft())
-    args, kwargs = decode_value(message["call"], blobs, copy=False)  # arrays: views of the checker's memory
-    pristine = decode_value(message["call"], blobs)  # an untouched copy, to see what the call changed
+    passed = decode_value(message["call"], blobs, copy=False)  # arrays: views of the checker's memory
+    known = [(array, (array.shape, array.dtype)) for array in arrays(passed)]
     try:
-        result = entry(*args, **kwargs)
+        result = entry(*passed[0], **passed[1])
     except BaseException as exc:  # the checker decides what it means; this process goes on serving
         return {"raised": {"bases": builtin_bases(exc), "message": one_line(exc),
                            "description": describe_exception(exc)}}, ()
-    problem = side_effect(entry, pristine, (args, kwargs), result)
-    if problem is not None:
-        return {"side_effect": problem}, ()
+    # An array given a new shape or dtype (`x.shape = ...`) goes with its bytes: the checker sees that too.
+    known = [array if (array.shape, array.dtype) == layout else None for array, layout in known]
     try:
-        tree, result_blobs = encode_value(result)
+        encode_value(passed, known)
+    except Exception as exc:
+        return {"changed": f"it put {exc if isinstance(exc, Unencodable) else 'a value that cannot be read'} "
+                           "into one of them"}, ()
+    answer = {}
+    problem = shared_result(parameters, passed, result)
+    if problem is not None:
+        answer["side_effect"] = problem
+        result = None
+    try:
+        # The arguments as the call left them: the arrays still in the checker's memory go by number.
+        tree, answer_blobs = encode_value([result, passed], known)
     except Unencodable as exc:
         return {"unencodable": str(exc)}, ()
     except Exception as exc:  # e.g. an ndarray subclass whose methods raise
         return {"unencodable": f"a value that could not be read ({type(exc).__name__})"}, ()
-    return {"return": tree}, result_blobs
+    return {"return": tree, **answer}, answer_blobs
 
 
 def _shared(places, fd):
