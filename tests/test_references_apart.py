@@ -131,3 +131,26 @@ def test_incrementing_the_callers_step_count_fails_train_step(tmp_path):
                for message in messages), messages
     _, switched_off = check("train_step", SWITCH_OFF + slip, tmp_path)
     assert [test["message"] for test in switched_off["tests"] if test["status"] != "passed"] == messages
+
+
+def test_a_stub_takes_data_only_and_a_references_error_keeps_its_type_and_hides_its_code(tmp_path):
+    source = '''import numpy as np
+
+
+def attention(q, k, v):
+    try:
+        softmax(np.zeros(2), axis=7)
+    except IndexError as exc:  # numpy's AxisError is an IndexError and a ValueError
+        caught = type(exc).__name__
+    assert caught == "AxisError", caught
+    return softmax(lambda: 0)
+'''
+    _, report = check("attention", source, tmp_path)
+    message = report["tests"][0]["message"]
+    assert message.splitlines() == [
+        "TypeError: the reference softmax (step 5) runs apart from your code and takes data only (numbers, "
+        "strings, lists, tuples, dicts, numpy arrays): its argument 1 is a function",
+        "(raised in the reference softmax (step 5), which this step uses)",
+        "Traceback (your code, most recent call last):",
+        "  line 10, in attention: return softmax(lambda: 0)",
+        "  in the reference softmax (step 5)"], message

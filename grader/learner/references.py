@@ -46,9 +46,9 @@ def call(exercise_id, args, kwargs):
     step = _steps[exercise_id]
     try:
         tree, blobs = encode_value((list(args), dict(kwargs)))
-    except Unencodable as exc:
+    except Unencodable:
         raise TypeError(f"{step.label} runs apart from your code and takes data only (numbers, strings, lists, "
-                        f"tuples, dicts, numpy arrays): it was passed {exc}") from None
+                        f"tuples, dicts, numpy arrays): {_not_data(args, kwargs)}") from None
     message, blobs = channel.ask({"earlier_call": {"step": exercise_id, "args": tree}}, blobs)
     if "earlier_raised" in message:
         raised = message["earlier_raised"]
@@ -57,6 +57,18 @@ def call(exercise_id, args, kwargs):
     for generator, state in zip(generators((args, kwargs)), states):
         generator.bit_generator.state = state  # advanced as the reference advanced it
     return result
+
+
+def _not_data(args, kwargs):
+    """Which argument cannot be sent, and why: "its argument 1 is a function"."""
+    named = [(f"argument {number}", value) for number, value in enumerate(args, 1)] + \
+        [(f"argument {name}", value) for name, value in kwargs.items()]
+    for where, value in named:
+        try:
+            encode_value(value)
+        except Unencodable as exc:
+            return f"its {where} is {exc}"
+    return "its arguments are too large to send"
 
 
 def _exception(name, bases, text):
