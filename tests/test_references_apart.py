@@ -154,3 +154,19 @@ def attention(q, k, v):
         "Traceback (your code, most recent call last):",
         "  line 10, in attention: return softmax(lambda: 0)",
         "  in the reference softmax (step 5)"], message
+
+
+def test_a_call_to_a_reference_that_outlasts_the_wall_clock_backstop_is_stopped(tmp_path):
+    source = '''def bpe_encode(text, merges):
+    big = "".join(chr(97 + i % 26) + chr(97 + (i * 7) % 26) for i in range(200000))
+    while True:
+        bpe_train(big, 5000)
+'''
+    path = tmp_path / "submission.py"
+    path.write_text(source)
+    process = subprocess.run([sys.executable, "-m", "grader", "check", "bpe_encode", str(path), "--json",
+                              "--timeout", "0.2"], capture_output=True, text=True, timeout=300)
+    first = json.loads(process.stdout)["tests"][0]
+    assert first["status"] == "timeout"
+    assert first["message"] == ("Time limit exceeded: your code's call to the reference bpe_train (step 33) was still "
+                                "running when the wall-clock time for your code ran out.")
