@@ -28,7 +28,7 @@ from grader.instructor.outputs.atomic import write_atomically
 from grader.instructor.overrides import OverrideError, load_overrides
 from grader.instructor.overrides import check as check_overrides
 from grader.authoring.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
-from grader.instructor.similarity import DEFAULT_THRESHOLD, boilerplate_of, document, similar_pairs
+from grader.instructor.similarity import DEFAULT_THRESHOLD, boilerplate_of, document, similar_code, standing_for
 from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, accepted_names, display, read_source
 from grader.instructor.tables import TableError
 from grader.text import printable
@@ -439,18 +439,21 @@ def run_similar(args):
                         not_read.append((learner.submission.name, learner.submission.reason(exc)))
                     continue
                 documents.append(document(learner.submission.name, source, boilerplate))
-        results[part.exercise.id] = (len(documents), similar_pairs(documents, args.threshold))
-    if all(compared < 2 for compared, _ in results.values()):
-        found = ", ".join(f"{compared} {exercise_id} file(s)" for exercise_id, (compared, _) in results.items())
+        results[part.exercise.id] = (len(documents), *similar_code(documents, args.threshold))
+    if all(compared < 2 for compared, _, _ in results.values()):
+        found = ", ".join(f"{compared} {exercise_id} file(s)" for exercise_id, (compared, _, _) in results.items())
         raise UsageError(f"{display(folder)}: nothing to compare: {found}; two submissions of an exercise are needed")
     write_atomically(args.reports / "similarity.json", similarity_file.render(results, args.threshold))
     write_atomically(args.reports / "similarity.html",
                      similarity_view.render(results, args.threshold, assignment.title))
-    for exercise_id, (compared, pairs) in results.items():
-        print(f"{exercise_id}: {compared} submission(s) compared, {len(pairs)} pair(s) at or above "
-              f"{100 * args.threshold:.0f}%")
+    for exercise_id, (compared, groups, pairs) in results.items():
+        print(f"{exercise_id}: {compared} submission(s) compared: {len(groups)} group(s) of the same code, "
+              f"{len(pairs)} pair(s) at or above {100 * args.threshold:.0f}%")
+        for group in groups:
+            print(f"  100%  the same code ({len(group)}): " + ", ".join(printable(doc.name) for doc in group))
         for pair in pairs:
-            print(f"  {100 * pair.highest:3.0f}%  {printable(pair.first.name)} and {printable(pair.second.name)}")
+            print(f"  {100 * pair.highest:3.0f}%  {printable(standing_for(pair.first, groups))} and "
+                  f"{printable(standing_for(pair.second, groups))}")
     if not_read:
         print(f"\nNot compared ({len(not_read)}):\n" + "\n".join(f"  {printable(name)}: {printable(reason)}"
                                                                for name, reason in sorted(not_read)))
@@ -468,8 +471,10 @@ def similarity_of(path, records, plan):
     if unknown:
         raise UsageError(f"{display(path)}: about {', '.join(map(repr, unknown))}, which the results do not hold")
     graded = {record["submission"] for record in records}
-    strangers = sorted({pair[side] for found in similarity["exercises"].values() for pair in found["pairs"]
-                        for side in ("first", "second")} - graded)
+    named = {name for found in similarity["exercises"].values() for group in found["groups"] for name in group}
+    named |= {pair[side] for found in similarity["exercises"].values() for pair in found["pairs"]
+              for side in ("first", "second")}
+    strangers = sorted(named - graded)
     if strangers:
         raise UsageError(f"{display(path)}: names {len(strangers)} submission(s) not in the results, e.g. "
                          f"{printable(strangers[0])!r}: was it made from another class folder?")

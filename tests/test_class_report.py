@@ -93,7 +93,7 @@ def results(tmp_path):
 
 def similarity(tmp_path, first="bob", exercise="softmax"):
     path = tmp_path / "similarity.json"
-    path.write_text(json.dumps({"threshold": 0.5, "exercises": {exercise: {"compared": 6, "pairs": [
+    path.write_text(json.dumps({"threshold": 0.5, "exercises": {exercise: {"compared": 6, "groups": [], "pairs": [
         {"first": first, "second": "cy", "similarity": [0.92, 0.875], "lines": [[[3, 9]], [[4, 10], [12, 12]]]}]}}}))
     return path
 
@@ -102,7 +102,7 @@ def test_report_shows_the_similar_pairs_it_is_given(tmp_path, results, capsys):
     assert main(["report", str(results), "--reports", str(tmp_path / "out"),
                  "--similarity", str(similarity(tmp_path))]) == 0
     section = (tmp_path / "out" / "report.html").read_text().split("<h2>Similar submissions</h2>")[1]
-    assert "softmax: 1 pair(s) of 6 submissions" in section and "at least 50%" in section
+    assert "softmax: 0 group(s) of the same code and 1 pair(s) of 6 submissions" in section and "at least 50%" in section
     assert ('<td>bob</td><td>cy</td><td class="num">92%</td><td class="num">88%</td>'
             "<td>bob: 3–9; cy: 4–10, 12</td>") in section
     assert main(["report", str(results), "--reports", str(tmp_path / "plain")]) == 0
@@ -110,20 +110,19 @@ def test_report_shows_the_similar_pairs_it_is_given(tmp_path, results, capsys):
 
 
 def test_students_with_the_same_code_are_one_group_shown_once(tmp_path, results, capsys):
-    """bob, cy and dee share all their fingerprints: one row; ada's three pairs with them: one row."""
-    def pair(first, second, similarity):
-        return {"first": first, "second": second, "similarity": similarity, "lines": [[[1, 5]], [[1, 5]]]}
+    """bob, cy and dee have the same code: one row; ada's pair with the group (bob standing for it): one row."""
     path = tmp_path / "similarity.json"
-    path.write_text(json.dumps({"threshold": 0.5, "exercises": {"softmax": {"compared": 6, "pairs": [
-        pair("bob", "cy", [1.0, 1.0]), pair("cy", "dee", [1.0, 1.0]), pair("ada", "cy", [0.8, 0.7]),
-        pair("ada", "bob", [0.8, 0.7]), pair("dee", "ada", [0.7, 0.8])]}}}))
+    path.write_text(json.dumps({"threshold": 0.5, "exercises": {"softmax": {"compared": 6, "groups": [
+        ["bob", "cy", "dee"]], "pairs": [{"first": "ada", "second": "bob", "similarity": [0.8, 0.7],
+                                          "lines": [[[1, 5]], [[1, 5]]]}]}}}))
     assert main(["report", str(results), "--reports", str(tmp_path / "out"), "--similarity", str(path)]) == 0
     section = (tmp_path / "out" / "report.html").read_text().split("<h2>Similar submissions</h2>")[1]
-    assert "softmax: 5 pair(s) of 6 submissions, 2 row(s) below" in section
+    assert "softmax: 1 group(s) of the same code and 1 pair(s) of 6 submissions" in section
     rows = section.split("<tr>")[2:]
+    assert len(rows) == 2
     assert rows[0].startswith('<td colspan="2">bob, cy, dee</td><td class="num">100%</td><td class="num">100%</td>'
                               "<td>3 students: the same code but for names, comments and layout</td>")
-    assert rows[1].startswith('<td>ada</td><td>cy <span class="muted">(and 2 more with the same code)</span></td>'
+    assert rows[1].startswith('<td>ada</td><td>bob <span class="muted">(and 2 more with the same code)</span></td>'
                               '<td class="num">80%</td><td class="num">70%</td>')
 
 

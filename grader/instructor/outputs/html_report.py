@@ -165,35 +165,30 @@ def _diagnoses(exercise_id, students):
 
 
 def similarity_section(similarity, students):
-    """The pairs `python -m grader similar` flagged, per exercise (grades are not changed by them).
-
-    Students whose code is the same but for names, comments and layout (each pair of them 100% both ways) are
-    one group, shown once; of the pairs between two groups, only the most similar is shown."""
+    """The groups and pairs `python -m grader similar` flagged, per exercise (grades are not changed by them):
+    a group of students whose code is the same but for names, comments and layout is one row, and stands for
+    its members in the pairs."""
     shown = {student.name: student.shown_name for student in students}
 
     def e(name):
         return escape(shown.get(name, name))
 
     parts = ["<h2>Similar submissions</h2>",
-             f'<p class="muted">Pairs of which either shares at least {100 * similarity["threshold"]:.0f}% of its '
-             "code fingerprints with the other (names, comments and starter code ignored); similarity.html shows "
-             "the code side by side. A reason to look, not a verdict: no grade is changed.</p>"]
+             f'<p class="muted">Students with the same code but for names, comments and layout, as groups; then '
+             f'pairs of which either shares at least {100 * similarity["threshold"]:.0f}% of its code '
+             "fingerprints with the other (the starter code ignored); similarity.html shows the code side by side. "
+             "A reason to look, not a verdict: no grade is changed.</p>"]
     for exercise_id, found in similarity["exercises"].items():
-        groups = _same_code(found["pairs"])
+        groups = {group[0]: group for group in found["groups"]}
         rows = [f'<tr><td colspan="2">{", ".join(map(e, group))}</td><td class="num">100%</td>'
                 f'<td class="num">100%</td><td>{len(group)} students: the same code but for names, comments and '
-                "layout</td></tr>" for group in sorted(set(groups.values()), key=lambda g: (-len(g), g))]
-        between = []  # the pairs of groups shown
-        for pair in found["pairs"]:
-            first, second = (groups.get(name, (name,)) for name in (pair["first"], pair["second"]))
-            if first == second or {first, second} in between:
-                continue
-            between.append({first, second})
-            rows.append(f"<tr><td>{_member(pair['first'], first, e)}</td><td>{_member(pair['second'], second, e)}</td>"
-                        f'<td class="num">{100 * pair["similarity"][0]:.0f}%</td>'
-                        f'<td class="num">{100 * pair["similarity"][1]:.0f}%</td><td>{_lines(pair, e)}</td></tr>')
-        parts.append(f'<h3>{escape(exercise_id)}: {len(found["pairs"])} pair(s) of {found["compared"]} submissions'
-                     + (f", {len(rows)} row(s) below" if len(rows) < len(found["pairs"]) else "") + "</h3>")
+                "layout</td></tr>" for group in found["groups"]]
+        rows += [f"<tr><td>{_member(pair['first'], groups, e)}</td><td>{_member(pair['second'], groups, e)}</td>"
+                 f'<td class="num">{100 * pair["similarity"][0]:.0f}%</td>'
+                 f'<td class="num">{100 * pair["similarity"][1]:.0f}%</td><td>{_lines(pair, e)}</td></tr>'
+                 for pair in found["pairs"]]
+        parts.append(f'<h3>{escape(exercise_id)}: {len(found["groups"])} group(s) of the same code and '
+                     f'{len(found["pairs"])} pair(s) of {found["compared"]} submissions</h3>')
         if rows:
             parts += ['<div class="scroll"><table>', "<tr><th>Student</th><th>Student</th>"
                       '<th class="num">Of the first</th><th class="num">Of the second</th><th>Lines matched</th></tr>',
@@ -201,20 +196,9 @@ def similarity_section(similarity, students):
     return parts
 
 
-def _same_code(pairs):
-    """{name: its group, a sorted tuple of names} for the submissions that share every fingerprint with another."""
-    group_of = {}
-    for pair in pairs:
-        if min(pair["similarity"]) == 1:
-            merged = tuple(sorted({*group_of.get(pair["first"], (pair["first"],)),
-                                   *group_of.get(pair["second"], (pair["second"],))}))
-            group_of.update(dict.fromkeys(merged, merged))
-    return group_of
-
-
-def _member(name, group, shown):
-    others = len(group) - 1
-    return shown(name) + (f' <span class="muted">(and {others} more with the same code)</span>' if others else "")
+def _member(name, groups, shown):
+    others = len(groups.get(name, ())) - 1
+    return shown(name) + (f' <span class="muted">(and {others} more with the same code)</span>' if others > 0 else "")
 
 
 def _lines(pair, shown):
