@@ -12,7 +12,7 @@ from pathlib import Path
 from grader.instructor.assignment import AssignmentError, from_exercises, load_assignment
 from grader.instructor.batch import BatchError, Progress, find_learners, read_records, run_batch, summarize
 from grader.instructor.classfolder import describe as describe_layout
-from grader.instructor.classfolder.times import read_times
+from grader.instructor.classfolder.times import read_times, records_with_times
 from grader.pyodide.modules import BrowserModulesError, importable_modules
 from grader.instructor.roster import read_roster
 from grader.checker.executors import ExecutorError, executor_address, make_executor
@@ -104,9 +104,7 @@ def _parser():
     batch.add_argument("--roster", type=Path, metavar="FILE",
                        help="the class roster, a CSV with columns id, name and optionally email, login, sis_id, "
                             "section: joins the students, gives 0 to those with no submission, lists the others")
-    batch.add_argument("--times", type=Path, metavar="FILE",
-                       help="submission times, a CSV with columns id and submitted_at (ISO 8601 with an offset); "
-                            "they replace the times the export has")
+    _add_times_option(batch, "they replace the times the export has")
     batch.add_argument("--entry-file", type=_file_name, metavar="FILE",
                        help="in a learner's folder, the file to grade when it holds several .py files "
                             "(e.g. submission.py)")
@@ -120,6 +118,8 @@ def _parser():
                         help="a similarity.json written by `similar`: its pairs get a section in report.html")
     _add_assignment_options(report)
     _add_overrides_option(report)
+    _add_times_option(report, "with the assignment's due date, they decide the late penalties again; the results "
+                              "keep the times they were graded with")
     report.set_defaults(command=run_report)
 
     scope = commands.add_parser("gradescope", help="build Gradescope's autograder zip (build), or grade inside it "
@@ -214,6 +214,12 @@ def _add_overrides_option(parser):
     parser.add_argument("--overrides", type=Path, metavar="FILE",
                         help="a CSV file of points changed by hand (student,exercise,test,points,reason), applied "
                              "to the reports and shown there as overrides; the results keep the graded points")
+
+
+def _add_times_option(parser, what):
+    parser.add_argument("--times", type=Path, metavar="FILE",
+                        help="submission times, a CSV with columns id and submitted_at (ISO 8601 with an "
+                             f"offset); {what}")
 
 
 def _add_limit_options(parser):
@@ -414,6 +420,14 @@ def run_report(args):
     if unknown:
         raise UsageError(f"{args.results}: holds results of {', '.join(map(repr, unknown))}, "
                          "which the assignment does not list")
+    if args.times:
+        times = read_times(args.times)
+        if plan.late is None:
+            raise UsageError(f"{display(args.times)}: submission times decide late penalties, and no due date is "
+                             "given: add the --assignment whose file sets `due`")
+        records, unknown = records_with_times(records, times)
+        for student_id in unknown:
+            print(f"warning: --times: no student has the id {printable(student_id)}", file=sys.stderr)
     similarity = similarity_of(args.similarity, records, plan) if args.similarity else None
     test_names = {}
     for record in records:

@@ -22,7 +22,6 @@ import builtins
 import dataclasses
 import functools
 import hashlib
-import io
 import itertools
 import keyword
 import re
