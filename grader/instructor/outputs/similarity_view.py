@@ -34,13 +34,13 @@ def render(results, threshold, title):
              "never counts), a group standing for its members. Marked: the regions found in both. A similarity "
              "is a reason to look, not a verdict; grades are unchanged.</p>"]
     for exercise_id, (compared, groups, pairs) in results.items():
-        shown = [_group(group) for group in groups] + [_pair(pair, groups) for pair in pairs]
+        shown = [*groups, *pairs][:PAIRS_SHOWN]  # each made into a view below: the others cost nothing
         more = (f" The first {PAIRS_SHOWN} are shown; similarity.json lists them all."
-                if len(shown) > PAIRS_SHOWN else "")
+                if len(groups) + len(pairs) > PAIRS_SHOWN else "")
         parts.append(f'<h2 id="{e(exercise_id)}">{e(exercise_id)}</h2>')
         parts.append(f'<p class="muted">{compared} submission(s) compared: {len(groups)} group(s) of the same code, '
                      f"{len(pairs)} pair(s) flagged.{more}</p>")
-        parts += shown[:PAIRS_SHOWN]
+        parts += [_pair(found, groups) if isinstance(found, Pair) else _group(found) for found in shown]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
