@@ -240,21 +240,18 @@ def _late_work(students, plan):
     e = escape
     rows = []
     for student in students:
-        late = {exercise_id: [a for a in record.get("adjustments", ()) if a["kind"] == "late"]
+        late = {exercise_id: [a["late"] for a in record.get("adjustments", ()) if a["kind"] == "late"]
                 for exercise_id, record in student.records.items()}
-        late = {exercise_id: found for exercise_id, found in late.items() if found}
-        if not late:
+        if not any(late.values()):
             continue
-        when = "; ".join(dict.fromkeys(a["late"] for found in late.values() for a in found))
+        when = "; ".join(dict.fromkeys(note for notes in late.values() for note in notes))
         each = ", ".join(f"{e(exercise_id)} {_signed(student.changed(plan, 'late', exercise_id))}"
-                         for exercise_id in plan.weights if exercise_id in late)
+                         for exercise_id in plan.weights if late.get(exercise_id))
         rows.append(f'<tr><td class="name">{e(student.shown_name)}</td><td>{e(when)}</td>'
                     f'<td class="num">{_signed(student.changed(plan, "late"))}</td><td>{each}</td></tr>')
-    return ["<h2>Late work</h2>",
-            f'<p class="muted">Due {e(plan.late.due.isoformat())}; {len(rows)} student(s) late. Points taken are '
-            "weighted; the totals above include them.</p>", '<div class="scroll"><table>',
-            '<tr><th>Student</th><th>How late</th><th class="num">Points</th><th>Per exercise</th></tr>', *rows,
-            "</table></div>"]
+    return _section("Late work", f"Due {e(plan.late.due.isoformat())}; {len(rows)} student(s) late. Points taken "
+                    "are weighted; the totals above include them.",
+                    '<tr><th>Student</th><th>How late</th><th class="num">Points</th><th>Per exercise</th></tr>', rows)
 
 
 def _overrides(students, plan):
@@ -265,10 +262,14 @@ def _overrides(students, plan):
             for student in students for exercise_id in plan.weights
             for adjustment in student.records.get(exercise_id, {}).get("adjustments", ())
             if adjustment["kind"] == "override"]
-    return ["<h2>Overrides</h2>",
-            f'<p class="muted">{len(rows)} change(s) to the graded points (before weights); the totals above '
-            "include them.</p>", '<div class="scroll"><table>',
-            '<tr><th>Student</th><th>Exercise</th><th class="num">Points</th><th>Why</th></tr>', *rows,
+    return _section("Overrides", f"{len(rows)} change(s) to the graded points (before weights); the totals above "
+                    "include them.",
+                    '<tr><th>Student</th><th>Exercise</th><th class="num">Points</th><th>Why</th></tr>', rows)
+
+
+def _section(heading, note, header, rows):
+    """A heading, a note under it, and a table (which narrow screens scroll)."""
+    return [f"<h2>{heading}</h2>", f'<p class="muted">{note}</p>', '<div class="scroll"><table>', header, *rows,
             "</table></div>"]
 
 
