@@ -115,7 +115,8 @@ def _parser():
     report.add_argument("results", type=Path, help="a results file written by `batch`")
     report.add_argument("--reports", type=Path, metavar="DIR", required=True, help="where to write them")
     report.add_argument("--similarity", type=Path, metavar="FILE",
-                        help="a similarity.json written by `similar`: its pairs get a section in report.html")
+                        help="a similarity.json written by `similar`: its groups and pairs get a section in "
+                             "report.html")
     _add_assignment_options(report)
     _add_overrides_option(report)
     _add_times_option(report, "with the assignment's due date, they decide the late penalties again; the results "
@@ -140,8 +141,8 @@ def _parser():
     _add_limit_options(scope)
     scope.set_defaults(command=run_gradescope)
 
-    similar = commands.add_parser("similar", help="flag pairs of submissions of an exercise that share much of "
-                                                  "their code (grades are not changed)",
+    similar = commands.add_parser("similar", help="flag the students whose code for an exercise is the same (as "
+                                                  "groups) or shares much (as pairs); grades are not changed",
                                   usage="python -m grader similar [options] EXERCISE FOLDER\n"
                                         "       python -m grader similar [options] FOLDER "
                                         "(--exercise EXERCISE ... | --assignment FILE)")
