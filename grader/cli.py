@@ -12,7 +12,7 @@ from pathlib import Path
 from grader.instructor.assignment import AssignmentError, from_exercises, load_assignment
 from grader.instructor.batch import BatchError, Progress, find_learners, read_records, run_batch, summarize
 from grader.instructor.classfolder import describe as describe_layout
-from grader.instructor.classfolder.times import read_times
+from grader.instructor.classfolder.times import read_times, records_with_times
 from grader.pyodide.modules import BrowserModulesError, importable_modules
 from grader.instructor.roster import read_roster
 from grader.checker.executors import ExecutorError, executor_address, make_executor
@@ -28,7 +28,7 @@ from grader.instructor.outputs.atomic import write_atomically
 from grader.instructor.overrides import OverrideError, load_overrides
 from grader.instructor.overrides import check as check_overrides
 from grader.authoring.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
-from grader.instructor.similarity import DEFAULT_THRESHOLD, boilerplate_of, document, similar_pairs
+from grader.instructor.similarity import DEFAULT_THRESHOLD, boilerplate_of, document, similar_code, standing_for
 from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, accepted_names, display, read_source
 from grader.instructor.tables import TableError
 from grader.text import printable
@@ -104,9 +104,7 @@ def _parser():
     batch.add_argument("--roster", type=Path, metavar="FILE",
                        help="the class roster, a CSV with columns id, name and optionally email, login, sis_id, "
                             "section: joins the students, gives 0 to those with no submission, lists the others")
-    batch.add_argument("--times", type=Path, metavar="FILE",
-                       help="submission times, a CSV with columns id and submitted_at (ISO 8601 with an offset); "
-                            "they replace the times the export has")
+    _add_times_option(batch, "they replace the times the export has")
     batch.add_argument("--entry-file", type=_file_name, metavar="FILE",
                        help="in a learner's folder, the file to grade when it holds several .py files "
                             "(e.g. submission.py)")
@@ -117,9 +115,12 @@ def _parser():
     report.add_argument("results", type=Path, help="a results file written by `batch`")
     report.add_argument("--reports", type=Path, metavar="DIR", required=True, help="where to write them")
     report.add_argument("--similarity", type=Path, metavar="FILE",
-                        help="a similarity.json written by `similar`: its pairs get a section in report.html")
+                        help="a similarity.json written by `similar`: its groups and pairs get a section in "
+                             "report.html")
     _add_assignment_options(report)
     _add_overrides_option(report)
+    _add_times_option(report, "with the assignment's due date, they decide the late penalties again; the results "
+                              "keep the times they were graded with")
     report.set_defaults(command=run_report)
 
     scope = commands.add_parser("gradescope", help="build Gradescope's autograder zip (build), or grade inside it "
@@ -140,8 +141,8 @@ def _parser():
     _add_limit_options(scope)
     scope.set_defaults(command=run_gradescope)
 
-    similar = commands.add_parser("similar", help="flag pairs of submissions of an exercise that share much of "
-                                                  "their code (grades are not changed)",
+    similar = commands.add_parser("similar", help="flag the students whose code for an exercise is the same (as "
+                                                  "groups) or shares much (as pairs); grades are not changed",
                                   usage="python -m grader similar [options] EXERCISE FOLDER\n"
                                         "       python -m grader similar [options] FOLDER "
                                         "(--exercise EXERCISE ... | --assignment FILE)")
@@ -214,6 +215,12 @@ def _add_overrides_option(parser):
     parser.add_argument("--overrides", type=Path, metavar="FILE",
                         help="a CSV file of points changed by hand (student,exercise,test,points,reason), applied "
                              "to the reports and shown there as overrides; the results keep the graded points")
+
+
+def _add_times_option(parser, what):
+    parser.add_argument("--times", type=Path, metavar="FILE",
+                        help="submission times, a CSV with columns id and submitted_at (ISO 8601 with an "
+                             f"offset); {what}")
 
 
 def _add_limit_options(parser):
@@ -414,6 +421,14 @@ def run_report(args):
     if unknown:
         raise UsageError(f"{args.results}: holds results of {', '.join(map(repr, unknown))}, "
                          "which the assignment does not list")
+    if args.times:
+        times = read_times(args.times)
+        if plan.late is None:
+            raise UsageError(f"{display(args.times)}: submission times decide late penalties, and no due date is "
+                             "given: add the --assignment whose file sets `due`")
+        records, unknown = records_with_times(records, times)
+        for student_id in unknown:
+            print(f"warning: --times: no student has the id {printable(student_id)}", file=sys.stderr)
     similarity = similarity_of(args.similarity, records, plan) if args.similarity else None
     test_names = {}
     for record in records:
@@ -439,18 +454,21 @@ def run_similar(args):
                         not_read.append((learner.submission.name, learner.submission.reason(exc)))
                     continue
                 documents.append(document(learner.submission.name, source, boilerplate))
-        results[part.exercise.id] = (len(documents), similar_pairs(documents, args.threshold))
-    if all(compared < 2 for compared, _ in results.values()):
-        found = ", ".join(f"{compared} {exercise_id} file(s)" for exercise_id, (compared, _) in results.items())
+        results[part.exercise.id] = (len(documents), *similar_code(documents, args.threshold))
+    if all(compared < 2 for compared, _, _ in results.values()):
+        found = ", ".join(f"{compared} {exercise_id} file(s)" for exercise_id, (compared, _, _) in results.items())
         raise UsageError(f"{display(folder)}: nothing to compare: {found}; two submissions of an exercise are needed")
     write_atomically(args.reports / "similarity.json", similarity_file.render(results, args.threshold))
     write_atomically(args.reports / "similarity.html",
                      similarity_view.render(results, args.threshold, assignment.title))
-    for exercise_id, (compared, pairs) in results.items():
-        print(f"{exercise_id}: {compared} submission(s) compared, {len(pairs)} pair(s) at or above "
-              f"{100 * args.threshold:.0f}%")
+    for exercise_id, (compared, groups, pairs) in results.items():
+        print(f"{exercise_id}: {compared} submission(s) compared: {len(groups)} group(s) of the same code, "
+              f"{len(pairs)} pair(s) at or above {100 * args.threshold:.0f}%")
+        for group in groups:
+            print(f"  100%  the same code ({len(group)}): " + ", ".join(printable(doc.name) for doc in group))
         for pair in pairs:
-            print(f"  {100 * pair.highest:3.0f}%  {printable(pair.first.name)} and {printable(pair.second.name)}")
+            print(f"  {100 * pair.highest:3.0f}%  {printable(standing_for(pair.first, groups))} and "
+                  f"{printable(standing_for(pair.second, groups))}")
     if not_read:
         print(f"\nNot compared ({len(not_read)}):\n" + "\n".join(f"  {printable(name)}: {printable(reason)}"
                                                                for name, reason in sorted(not_read)))
@@ -468,8 +486,10 @@ def similarity_of(path, records, plan):
     if unknown:
         raise UsageError(f"{display(path)}: about {', '.join(map(repr, unknown))}, which the results do not hold")
     graded = {record["submission"] for record in records}
-    strangers = sorted({pair[side] for found in similarity["exercises"].values() for pair in found["pairs"]
-                        for side in ("first", "second")} - graded)
+    named = {name for found in similarity["exercises"].values() for group in found["groups"] for name in group}
+    named |= {pair[side] for found in similarity["exercises"].values() for pair in found["pairs"]
+              for side in ("first", "second")}
+    strangers = sorted(named - graded)
     if strangers:
         raise UsageError(f"{display(path)}: names {len(strangers)} submission(s) not in the results, e.g. "
                          f"{printable(strangers[0])!r}: was it made from another class folder?")

@@ -52,6 +52,7 @@ from grader import __version__
 from grader.instructor import classfolder
 from grader.checker.supervisor import load_test_names
 from grader.instructor.classfolder import Submission
+from grader.instructor.classfolder.handin import handed_in_nothing
 from grader.instructor.classfolder.times import with_times
 from grader.instructor.classfolder.walk import files_under
 from grader.instructor.records import record_problem, results_checksum
@@ -718,20 +719,28 @@ def not_in_roster(records):
 
 
 def _pass_rates(records, test_names):
-    total = len(records)
+    """The rates over the gradable hand-ins; who handed in nothing and what could not be graded, named apart."""
+    gradable = [r for r in records if "missing" not in r]
+    nothing = sorted(r["submission"] for r in records if handed_in_nothing(r))
+    refused = sorted(f"{r['submission']}: {r['missing']}" for r in records
+                     if "missing" in r and not handed_in_nothing(r))
+    total = len(gradable)
     if not total:
-        return ["No submissions graded."]
-    passed = sum(r["passed"] for r in records)
-    lines = [f"{passed}/{total} submissions passed every test ({100 * passed / total:.1f}%).", "",
-             "Pass rate per hidden test:"]
-    for name in test_names:
-        count = sum(any(t["name"] == name and t["status"] == "passed" for t in r["tests"]) for r in records)
-        rate = count / total
-        bar = "#" * round(rate * 20)
-        lines.append(f"  {100 * rate:5.1f}%  {bar:<20}  {name}  ({count}/{total})")
-    missing = sum("missing" in r for r in records)
-    if missing:
-        lines.append(f"\n{missing} file(s) missing or not gradable, counted as 0 points.")
+        lines = ["No submissions graded."]
+    else:
+        passed = sum(r["passed"] for r in gradable)
+        lines = [f"{passed}/{total} submissions passed every test ({100 * passed / total:.1f}%).", "",
+                 "Pass rate per hidden test:"]
+        for name in test_names:
+            count = sum(any(t["name"] == name and t["status"] == "passed" for t in r["tests"]) for r in gradable)
+            rate = count / total
+            bar = "#" * round(rate * 20)
+            lines.append(f"  {100 * rate:5.1f}%  {bar:<20}  {name}  ({count}/{total})")
+    if nothing:
+        lines.append(f"\nNothing handed in, 0 points ({len(nothing)}): {', '.join(nothing)}")
+    if refused:
+        lines.append(f"\nHanded in but not gradable, 0 points ({len(refused)}):\n"
+                     + "\n".join(f"  {line}" for line in refused))
     errors = sum(r["error"] is not None and "missing" not in r for r in records)
     if errors:
         lines.append(f"\n{errors} submission(s) could not be loaded (syntax error, crash at import, no entry function).")

@@ -14,6 +14,14 @@ from grader.submission import (NOTEBOOK_SUFFIX, SubmissionError, accepted_names,
                                read_submission)
 
 NO_SUBMISSION = "no submission"
+NO_SUCH_FILE = ": no such file"  # the end of a `missing` reason: the student's hand-in holds no file for it
+
+
+def handed_in_nothing(record):
+    """Whether `record` is 0 points for a file the student did not hand in (rather than one handed in that
+    could not be graded: not UTF-8, a link, two candidates ...)."""
+    missing = record.get("missing")
+    return missing is not None and (missing == NO_SUBMISSION or missing.endswith(NO_SUCH_FILE))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,7 +95,7 @@ def learners_of(hand_ins, assignment, folder, entry_file=None, single=False):
             picked = pick_file(hand_in.files, wanted, any_python=single and not entry_file)
             if picked.inner is None:
                 submission = Submission(hand_in.name, os.fspath(folder), folder=folder,
-                                        problem=picked.problem or f"{display(wanted)}: no such file")
+                                        problem=picked.problem or f"{display(wanted)}{NO_SUCH_FILE}")
             else:
                 submission = Submission(hand_in.name, picked.path, display(picked.inner), folder,
                                         superseded=picked.superseded)

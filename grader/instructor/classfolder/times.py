@@ -10,6 +10,7 @@ in whichever zone the grading machine is in.
 import dataclasses
 import datetime
 
+from grader.instructor.records import student_key
 from grader.instructor.tables import TableError, read_table
 
 COLUMNS = {"id": ("id", "student id", "sid", "user id"), "submitted_at": ("submitted at", "submitted", "time")}
@@ -39,12 +40,21 @@ def read_times(path):
 def with_times(learners, times):
     """`learners` with the submission times of `times` ({student id: time}), and the ids of `times` that
     are no learner's."""
-    used = set()
-    timed = []
-    for learner in learners:
-        student_id = learner.about["student"]["id"]
-        if student_id in times:
-            used.add(student_id)
-            learner = dataclasses.replace(learner, about={**learner.about, "submitted_at": times[student_id]})
-        timed.append(learner)
-    return timed, sorted(set(times) - used)
+    return _timed(learners, times, lambda learner: learner.about["student"]["id"],
+                  lambda learner, when: dataclasses.replace(learner, about={**learner.about, "submitted_at": when}))
+
+
+def records_with_times(records, times):
+    """Results records with the submission times of `times` (`report --times`), and the ids of `times` that are
+    no record's student."""
+    return _timed(records, times, student_key, lambda record, when: {**record, "submitted_at": when})
+
+
+def _timed(items, times, student_id, timed):
+    used, result = set(), []
+    for item in items:
+        if student_id(item) in times:
+            used.add(student_id(item))
+            item = timed(item, times[student_id(item)])
+        result.append(item)
+    return result, sorted(set(times) - used)

@@ -9,8 +9,9 @@
     feedback_moodle.zip    those pages as Moodle's feedback-files upload takes them
     gradescope/<student>.json   Gradescope's autograder results.json for that student
     junit.xml              one testsuite per student and exercise
-    report.html            the class at a glance: distribution, per-exercise and per-test pass rates, failures
-                           grouped by diagnosis, students by score and where each is stuck, similar pairs
+    report.html            the class at a glance: who handed in nothing, distribution, per-exercise and per-test
+                           pass rates over the gradable hand-ins, failures by mistake, students by score and
+                           where each is stuck, late work per student, overrides, similar groups and pairs
     summary.txt            the end-of-run summary the command line prints
 
 Every file is made from the results records alone (see grader/instructor/batch.py), so
