@@ -40,11 +40,12 @@ class Submission:
     problem: str = None  # why there is no file to read (none handed in, or several that could be it)
 
     def read(self):
-        """(sha256 of the file's bytes, its text); SubmissionError with the reason it cannot be graded."""
+        """(sha256 of the file's bytes, its Python source, [notes for the feedback: a notebook's IPython lines
+        dropped]); SubmissionError with the reason it cannot be graded."""
         if self.problem:
             raise SubmissionError(self.name, self.problem)
         data = read_submission(self.path, self.folder)
-        return hashlib.sha256(data).hexdigest(), decode_submission(data, self.path)
+        return (hashlib.sha256(data).hexdigest(), *decode_submission(data, self.path))
 
     def reason(self, error):
         return f"{self.inner}: {error.reason}" if self.inner else error.reason

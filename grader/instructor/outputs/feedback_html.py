@@ -44,6 +44,8 @@ def _exercise(exercise_id, weight, record):
         return parts + ['<p class="muted">Not graded: no result for this exercise.</p>']
     weighted = f" (weight {points(weight)})" if weight != 1 else ""
     parts.append(f"<p>Score: {points(record['score'])} / {points(record['max_score'])}{weighted}</p>")
+    if record.get("notes"):
+        parts.append("<ul>" + "".join(f"<li>{e(note)}</li>" for note in record["notes"]) + "</ul>")
     if record["error"]:
         parts.append(f'<p class="bad">Your code could not be graded:</p><pre>{e(record["error"])}</pre>')
     if "missing" in record:
