@@ -17,7 +17,6 @@ once, as written); `%time STATEMENT` runs the statement, untimed; a `%%timeit` c
 dropped (the code after it may depend on it).
 """
 
-import io
 import json
 import re
 import tokenize
