@@ -51,7 +51,7 @@ def read_table(path, columns, required, strict=False):
                 where[column] = found[0]
             elif column in required:
                 raise TableError(f"{shown}:1: no {column!r} column (the header should name "
-                                 f"{', '.join(required)}; it has {', '.join(header) or 'nothing'})")
+                                 f"{', '.join(required)}; it has {_brief(', '.join(header)) or 'nothing'})")
         rows = []
         for cells in reader:
             if not any(cell.strip() for cell in cells):
@@ -117,7 +117,13 @@ def _check_header(shown, cells, columns, required):
     lacking = [column for column in required if not set(map(_key, columns[column])) & set(header)]
     if lacking or any(cell not in known for cell in header) or len(set(header)) < len(header):
         left_out = f" ({', '.join(optional)} may be left out)" if optional else ""
-        raise TableError(f"{shown}:1: the columns should be {expected}{left_out}, not {','.join(cells)}")
+        raise TableError(f"{shown}:1: the columns should be {expected}{left_out}, not {_brief(','.join(cells))}")
+
+
+def _brief(text):
+    """A header as it is shown in a message: printable, its first 200 characters."""
+    text = printable(text)
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def text_line(data, offset):
