@@ -46,12 +46,14 @@ ROSTERS = {
     "huge_header.csv": (b"id," + b"n" * 100_000 + b"\nada,Ada\n", ":1: no 'name' column"),
 }
 TIMES = {
-    "month_13.csv": (f"id,submitted_at\nada,2026-13-20T23:59:00+01:00\n".encode(), ":2: '2026-13-20T23:59:00+01:00' is not"),
+    "month_13.csv": (b"id,submitted_at\nada,2026-13-20T23:59:00+01:00\n", ":2: '2026-13-20T23:59:00+01:00' is not"),
     "no_offset.csv": (b"id,submitted_at\nada,2026-11-20T23:59:00\n", ":2: '2026-11-20T23:59:00' has no offset"),
-    "year_9999.csv": (b"id,submitted_at\nada,9999-12-31T23:59:59-23:59\n", ":2: '9999-12-31T23:59:59-23:59' is out of range"),
+    "year_9999.csv": (b"id,submitted_at\nada,9999-12-31T23:59:59-23:59\n",
+                      ":2: '9999-12-31T23:59:59-23:59' is out of range"),
     "long_id.csv": (f"id,submitted_at\n{LONG},{TIME}\n".encode(), ":2: the id has 100,000 characters"),
     "duplicate.csv": (f"id,submitted_at\nada,{TIME}\nada,{TIME}\n".encode(), ":3: id 'ada' is already on line 2"),
-    "bom_utf32.csv": (codecs.BOM_UTF32_LE + f"id,submitted_at\nada,{TIME}\n".encode("utf-32-le"), ":1: UTF-16 or UTF-32"),
+    "bom_utf32.csv": (codecs.BOM_UTF32_LE + f"id,submitted_at\nada,{TIME}\n".encode("utf-32-le"),
+                      ":1: UTF-16 or UTF-32"),
 }
 OVERRIDES = {
     "long_reason.csv": (f"student,exercise,test,points,reason\nada,softmax,,1,{LONG}\n".encode(),

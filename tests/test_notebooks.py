@@ -132,7 +132,9 @@ def test_the_magics_that_change_nothing_are_dropped_with_a_note_in_the_record_an
     assert made.returncode == 0, made.stderr
     (markdown,), (html,) = (list((tmp_path / "reports" / "feedback").glob(f"*.{kind}")) for kind in ("md", "html"))
     feedback = markdown.read_text()
-    assert "- **Cell 2, line 1: '%matplotlib inline' was dropped (it does not change what the code computes)**" in feedback
+    assert f"- **C{JUPYTER_NOTES[0][1:]}**" in feedback
+    gradescope, = (tmp_path / "reports" / "gradescope").glob("*.json")
+    assert f"\n  {JUPYTER_NOTES[-1]}" in json.loads(gradescope.read_text())["output"]
     assert "<li>cell 4, line 2: &#x27;%time y = softmax(np.ones(3))&#x27; was run as" in html.read_text()
 
 

@@ -89,7 +89,8 @@ def load_assignment(path):
 
     for key in raw:
         if key not in ASSIGNMENT_KEYS:
-            raise error(f"unknown key {shown_value(key)} (known keys: {', '.join(ASSIGNMENT_KEYS)})", line_of(text, key))
+            raise error(f"unknown key {shown_value(key)} (known keys: {', '.join(ASSIGNMENT_KEYS)})",
+                        line_of(text, key))
     title = raw.get("title", path.stem)
     pattern = raw.get("file_pattern", DEFAULT_FILE_PATTERN)
     for key, value in (("title", title), ("file_pattern", pattern)):
@@ -128,7 +129,8 @@ def _part(entry, pattern, path, error):
     _check_text(name, "id", error)
     weight = entry.get("weight", 1)
     if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= MAX_WEIGHT:
-        raise error(f"weight of {shown_value(name)} should be a positive number up to {MAX_WEIGHT:g}, not {shown_value(weight)}")
+        raise error(f"weight of {shown_value(name)} should be a positive number up to {MAX_WEIGHT:g}, "
+                    f"not {shown_value(weight)}")
     beside = path.parent / name  # a path to an exercise folder is relative to the assignment file
     try:
         exercise = load_exercise(beside if (beside / "exercise.toml").is_file() else name)

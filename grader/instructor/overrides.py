@@ -87,7 +87,8 @@ def check(overrides, records, path):
             return OverrideError(f"{shown}:{override.line}: {message}")
 
         if override.student not in students:
-            raise error(f"no student {shown_value(override.student)} in the results (a student id, or the submission's name)")
+            raise error(f"no student {shown_value(override.student)} in the results (a student id, or the "
+                        "submission's name)")
         if override.exercise not in exercises:
             raise error(f"no exercise {shown_value(override.exercise)} in the results ({', '.join(sorted(exercises))})")
         record = by_key.get((override.student, override.exercise))
@@ -99,7 +100,8 @@ def check(overrides, records, path):
             test = next((t for t in record["tests"] if t["name"] == override.test), None)
             if test is None:
                 names = ", ".join(repr(t["name"]) for t in record["tests"])
-                raise error(f"{shown_value(override.exercise)} has no test {shown_value(override.test)} (its tests: {names})")
+                raise error(f"{shown_value(override.exercise)} has no test {shown_value(override.test)} "
+                            f"(its tests: {names})")
             most = test["max_score"]
         if override.points > most:
             raise error(f"{override.points:g} points is more than the {most:g} there are")
