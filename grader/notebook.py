@@ -10,7 +10,7 @@ The page's Python runs plain Python, not IPython.  IPython's syntax is found as 
 cell: only a line that starts a logical line (not one inside a string, inside brackets or after a
 backslash) can be a magic (`%`), a cell magic (`%%`, on the cell's first line), a shell command (`!`) or an
 assignment from one (`x = !ls`).  The magics that do not change what the code computes are dropped (each
-with a note for the feedback): `%matplotlib ...`, `%load_ext autoreload`, `%autoreload ...`, `%timeit ...`
+with a note for the feedback, at most NOTES_KEPT notes): `%matplotlib ...`, `%load_ext autoreload`, `%autoreload ...`, `%timeit ...`
 (IPython runs the statement in a namespace of its own: nothing it assigns is kept) and `%%time` (the cell runs
 once, as written); `%time STATEMENT` runs the statement, untimed; a `%%timeit` cell is skipped whole (like
 `%timeit`, nothing it defines is kept).  Any other is refused with the cell and the line, never silently
@@ -26,11 +26,13 @@ import nbformat
 from nbformat.validator import get_validator
 
 MAGIC = re.compile(r"(?P<indent>[ \t]*)(?P<magic>%%?|!)(?P<name>\w*)[ \t]*(?P<rest>.*)")
+TIMED = re.compile(r"(?P<indent>[ \t]*)(?:%time[ \t]+)+(?P<statement>\S.*)")  # %time STATEMENT
 ASSIGNED = re.compile(r"[ \t]*[^\W\d][\w.]*(?:[ \t]*,[ \t]*[^\W\d][\w.]*)*[ \t]*=[ \t]*[%!]")
 KINDS = {"%%": "a cell magic", "%": "an IPython magic", "!": "a shell command"}
 NO_EFFECT = "it does not change what the code computes"
 DROPPED = {"matplotlib": NO_EFFECT, "autoreload": NO_EFFECT,
            "timeit": "IPython times the statement apart: nothing it assigns is kept"}
+NOTES_KEPT = 100  # notes on lines dropped, at most; then how many more
 REFUSED = "which only IPython runs; remove it (your code is graded as plain Python, as in the browser)"
 
 
@@ -52,6 +54,8 @@ def code_of(text):
             parts.append(f"# cell {number}\n{python.rstrip()}\n")
     if not parts:
         raise NotebookError("a Jupyter notebook with no code cell: write your code in a code cell")
+    if len(notes) > NOTES_KEPT:
+        notes[NOTES_KEPT - 1:] = [f"and {len(notes) - NOTES_KEPT + 1} more IPython lines dropped or run untimed"]
     return "\n".join(parts), notes
 
 
@@ -137,6 +141,11 @@ def _python_of(source, cell, notes):
 def _plain(line, cell, number, notes):
     """The line `line`, which starts a logical line, as Python: itself, or what stands for IPython's line
     dropped (a note added), or for `%time STATEMENT` the statement; NotebookError for any other IPython line."""
+    timed = TIMED.fullmatch(line)
+    if timed is not None:
+        notes.append(f"cell {cell}, line {number}: {_shown(line.strip())} was run as {_shown(timed['statement'])} "
+                     "(untimed)")
+        line = timed["indent"] + timed["statement"]
     magic = MAGIC.fullmatch(line)
     where = f"cell {cell}, line {number}: {_shown(line.strip())}"
     if magic is None:
@@ -144,9 +153,6 @@ def _plain(line, cell, number, notes):
             raise NotebookError(f"{where} assigns what a magic or a shell command gives, {REFUSED}")
         return line
     kind, name, rest = magic.group("magic", "name", "rest")
-    if kind == "%" and name == "time" and rest:
-        notes.append(f"{where} was run as {_shown(rest)} (untimed)")
-        return _plain(magic.group("indent") + rest, cell, number, notes)
     if kind == "%" and (name in DROPPED or (name == "load_ext" and rest == "autoreload")):
         notes.append(f"{where} was dropped ({DROPPED.get(name, NO_EFFECT)})")
         return magic.group("indent") + "pass"

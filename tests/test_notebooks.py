@@ -191,6 +191,9 @@ def test_ipython_syntax_is_found_on_logical_lines_only():
             cell(source)
         assert str(error.value).startswith(says) and str(error.value).endswith(REFUSED), source
     assert cell("def f(:\n%matplotlib inline\n")[0].endswith("%matplotlib inline\n")  # grading says where
+    code, notes = cell("%time " * 100_000 + "x = 1\n" + "%matplotlib inline\n" * 200)  # in bounded time and notes
+    assert code == "# cell 2\nx = 1\n" + "pass\n" * 200 and len(notes) == 100
+    assert notes[-1] == "and 102 more IPython lines dropped or run untimed"
 
 
 def test_any_malformed_notebook_is_one_line_saying_why():
