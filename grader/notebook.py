@@ -65,7 +65,7 @@ def _read(text):
     except (ValueError, RecursionError) as exc:
         raise NotebookError(f"not a Jupyter notebook ({type(exc).__name__}: {_first_line(str(exc))})") from None
     if type(data) is not dict or "nbformat" not in data:
-        raise NotebookError('not a Jupyter notebook (its JSON has no "nbformat")')
+        raise NotebookError('not a Jupyter notebook of format 3 or 4 (its JSON has no "nbformat": 4)')
     for key, allowed in (("nbformat", "3 or 4"), ("nbformat_minor", "a whole number from 0")):
         value = data.get(key)
         if type(value) is not int or value < 0 or (key == "nbformat" and value not in (3, 4)):
