@@ -9,11 +9,11 @@ outputs are ignored.
 The page's Python runs plain Python, not IPython.  IPython's syntax is found as Python's tokenizer reads the
 cell: only a line that starts a logical line (not one inside a string, inside brackets or after a
 backslash) can be a magic (`%`), a cell magic (`%%`, on the cell's first line), a shell command (`!`) or an
-assignment from one (`x = !ls`).  The magics that do not change what the code computes are dropped (each
-with a note for the feedback, at most NOTES_KEPT notes): `%matplotlib ...`, `%load_ext autoreload`, `%autoreload ...`, `%timeit ...`
-(IPython runs the statement in a namespace of its own: nothing it assigns is kept) and `%%time` (the cell runs
-once, as written); `%time STATEMENT` runs the statement, untimed; a `%%timeit` cell is skipped whole (like
-`%timeit`, nothing it defines is kept).  Any other is refused with the cell and the line, never silently
+assignment from one (`x = !ls`).  The magics that do not change what the code computes are dropped, each
+with a note for the feedback (at most NOTES_KEPT notes): `%matplotlib ...`, `%load_ext autoreload`,
+`%autoreload ...`, `%timeit ...` (IPython runs the statement in a namespace of its own: nothing it assigns
+is kept) and `%%time` alone on its line (the cell runs once, as written); `%time STATEMENT` runs the
+statement, untimed; a `%%timeit` cell is skipped whole (like `%timeit`, nothing it defines is kept).  Any other is refused with the cell and the line, never silently
 dropped (the code after it may depend on it).
 """
 
@@ -102,13 +102,13 @@ def _python_of(source, cell, notes):
     lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     first = next((number for number, line in enumerate(lines, 1) if line.strip()), None)
     if first is not None and lines[first - 1].lstrip(" \t").startswith("%%"):
-        name = MAGIC.fullmatch(lines[first - 1]).group("name")
+        name, rest = MAGIC.fullmatch(lines[first - 1]).group("name", "rest")
         where = f"cell {cell}, line {first}: {_shown(lines[first - 1].strip())}"
         if name == "timeit":
             notes.append(f"cell {cell}: a '%%timeit' cell was skipped (IPython times it apart: nothing it "
                          "defines is kept)")
             return None
-        if name != "time":
+        if name != "time" or rest:  # IPython refuses a statement after %%time too
             raise NotebookError(f"{where} is {KINDS['%%']}, {REFUSED}")
         notes.append(f"{where} was dropped ({NO_EFFECT})")
         lines[first - 1] = ""

@@ -184,6 +184,7 @@ def test_ipython_syntax_is_found_on_logical_lines_only():
     refused = {"x = 1\n%load_ext other\n": "cell 2, line 2: '%load_ext other' is an IPython magic",
                "files = !ls\n": "cell 2, line 1: 'files = !ls' assigns what a magic or a shell command gives",
                "x = 1\n%%time\n": "cell 2, line 2: '%%time' is a cell magic not on the cell's first line",
+               "%%time x = 1\ny = 2\n": "cell 2, line 1: '%%time x = 1' is a cell magic",
                "def f():\n    return 1\n  !ls\n": "cell 2, line 3: '!ls' is a shell command",
                "%time\n": "cell 2, line 1: '%time' is an IPython magic"}
     for source, says in refused.items():
