@@ -13,8 +13,8 @@ assignment from one (`x = !ls`).  The magics that do not change what the code co
 with a note for the feedback (at most NOTES_KEPT notes): `%matplotlib ...`, `%load_ext autoreload`,
 `%autoreload ...`, `%timeit ...` (IPython runs the statement in a namespace of its own: nothing it assigns
 is kept) and `%%time` alone on its line (the cell runs once, as written); `%time STATEMENT` runs the
-statement, untimed; a `%%timeit` cell is skipped whole (like `%timeit`, nothing it defines is kept).  Any other is refused with the cell and the line, never silently
-dropped (the code after it may depend on it).
+statement, untimed; a `%%timeit` cell is skipped whole (like `%timeit`, nothing it defines is kept).
+Any other is refused with the cell and the line, never silently dropped (the code after it may depend on it).
 """
 
 import json
