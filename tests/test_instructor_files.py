@@ -155,4 +155,4 @@ def test_a_roster_at_the_records_limits_goes_through_a_batch_and_report_reads_it
     assert report.returncode == 0, report.stderr
     assert (tmp_path / "again" / "feedback_moodle.zip").stat().st_size > 0
     resumed = grader("batch", "softmax", folder / "class", "--roster", roster, "--out", out, "--timeout", "5")
-    assert resumed.returncode == 0 and "1 of 1 already graded" in resumed.stdout, resumed.stderr  # reused
+    assert resumed.returncode == 0 and "1 of 1 already graded" in resumed.stderr, resumed.stderr  # reused
