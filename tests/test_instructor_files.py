@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.cli import main
 from grader.exercise import EXERCISES_DIR
 from grader.instructor.records import NAME_LIMIT, results_checksum
 from grader.instructor.roster import ABSENT_ROOM
@@ -89,6 +90,9 @@ ASSIGNMENTS = {
 }
 
 
+HOSTILE = {"roster": ROSTERS, "times": TIMES, "overrides": OVERRIDES, "assignment": ASSIGNMENTS}
+
+
 def grader(*args, cwd=None):
     return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True,
                           timeout=300, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -114,28 +118,35 @@ def folder(tmp_path_factory):
 def commands(folder):
     """(file, its bytes, the start of its line, the command that reads it) for every hostile file."""
     out = folder / "out.jsonl"
-    for kind, files, command in (
-            ("roster", ROSTERS, lambda path: ("batch", "softmax", folder / "class", "--roster", path, "--out", out)),
-            ("times", TIMES, lambda path: ("batch", "softmax", folder / "class", "--times", path, "--out", out)),
-            ("overrides", OVERRIDES, lambda path: ("report", folder / "results.jsonl", "--overrides", path,
-                                                   "--reports", folder / "reports")),
-            ("assignment", ASSIGNMENTS, lambda path: ("batch", folder / "class", "--assignment", path, "--out", out))):
+    reading = {"roster": lambda path: ("batch", "softmax", folder / "class", "--roster", path, "--out", out),
+               "times": lambda path: ("batch", "softmax", folder / "class", "--times", path, "--out", out),
+               "overrides": lambda path: ("report", folder / "results.jsonl", "--overrides", path,
+                                          "--reports", folder / "reports"),
+               "assignment": lambda path: ("batch", folder / "class", "--assignment", path, "--out", out)}
+    for kind, files in HOSTILE.items():
         (folder / kind).mkdir(exist_ok=True)
         for name, (data, says) in files.items():
-            yield folder / kind / name, data, says, command(folder / kind / name)
+            yield folder / kind / name, data, says, reading[kind](folder / kind / name)
 
 
-def test_each_hostile_instructor_file_is_one_line_and_exit_2(folder):
+def test_each_hostile_instructor_file_is_one_line_and_exit_2(folder, capsys):
+    """Through the command line's entry point, in this process (each is refused before any grading); the
+    first file of each kind through `python -m grader` as well."""
     cases = list(commands(folder))
     for path, data, _, _ in cases:
         path.write_bytes(data)
-    with concurrent.futures.ThreadPoolExecutor(4) as pool:  # short runs, each refused before any grading
-        runs = list(pool.map(lambda case: grader(*case[3]), cases))
-    for (path, _, says, _), run in zip(cases, runs):
-        assert run.returncode == 2, (path, run.stderr[-2000:])
-        assert run.stderr.startswith(f"error: {path}{says}"), (path, run.stderr[:500])
-        assert len(run.stderr.splitlines()) == 1 and len(run.stderr) < 600, (path, run.stderr[:500])
-    assert not (folder / "out.jsonl").exists() and not (folder / "reports").exists()  # nothing written
+    for path, _, says, command in cases:
+        assert main(list(map(str, command))) == 2, path
+        stdout, stderr = capsys.readouterr()
+        assert stderr.startswith(f"error: {path}{says}"), (path, stderr[:500])
+        assert len(stderr.splitlines()) == 1 and len(stderr) < 600, (path, stderr[:500])
+    firsts = [case for case in cases if case[0].name == next(iter(HOSTILE[case[0].parent.name]))]
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        runs = list(pool.map(lambda case: grader(*case[3]), firsts))
+    for (path, _, says, _), run in zip(firsts, runs):
+        assert run.returncode == 2 and run.stderr.startswith(f"error: {path}{says}"), (path, run.stderr[-2000:])
+        assert len(run.stderr.splitlines()) == 1, (path, run.stderr[:500])
+    assert len(firsts) == 4 and not (folder / "out.jsonl").exists() and not (folder / "reports").exists()
 
 
 def test_a_roster_at_the_records_limits_goes_through_a_batch_and_report_reads_it_back(folder, tmp_path):
