@@ -334,7 +334,8 @@ def assignment_from(args, required=True):
 
 
 def read_submission(path):
-    """The submission's source text, or UsageError naming the file and the problem."""
+    """(the submission's source text, [notes: a notebook's IPython lines dropped]), or UsageError naming the
+    file and the problem."""
     try:
         return read_source(path)
     except SubmissionError as exc:
@@ -345,13 +346,15 @@ def run_check(args):
     exercise = load_exercise(args.exercise)
     earlier = reference_steps(exercise)  # offline the steps it uses are the references: a mark is about this step
     test_names = [test.name for test in ensure_valid(exercise)]  # the rules `validate` and the build apply
-    source = read_submission(args.submission)
+    source, notes = read_submission(args.submission)
     sandbox = Sandbox(args.sandbox, hide=[exercise.path], warn=lambda text: print(text, file=sys.stderr))
     try:
         grader = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox, test_names, earlier)
         report = grader.grade(source)
     finally:
         sandbox.close()
+    if notes:
+        report["notes"] = notes
     if args.json:
         print(json.dumps(report, ensure_ascii=True, allow_nan=False))
     else:
@@ -448,7 +451,7 @@ def run_similar(args):
         for learner in learners:
             if learner.exercise_id == part.exercise.id:
                 try:
-                    _, source = learner.submission.read()
+                    _, source, _ = learner.submission.read()
                 except SubmissionError as exc:
                     if not exc.reason.endswith("no such file"):
                         not_read.append((learner.submission.name, learner.submission.reason(exc)))
@@ -645,6 +648,7 @@ def format_report(report, title):
     """The report as text; what came from the learner's code cannot pass for the grader's own lines."""
     marks = _marks()
     lines = [f"{title} ({report['exercise']})"]
+    lines += [_indent(f"Note: {printable(note)}", "  ") for note in report.get("notes", ())]
     if report["error"]:
         lines.append(_indent(f"Error: {printable(report['error'])}", "  "))
     for test in report["tests"]:

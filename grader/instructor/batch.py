@@ -515,7 +515,7 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
         for learner in learners:
             submission = learner.submission
             try:
-                submission_sha256, _ = submission.read()
+                submission_sha256, _, _ = submission.read()
             except SubmissionError as exc:
                 if not (record_missing or submission.several):  # a student's several hand-ins: their record says so
                     not_graded.append((submission.name, submission.reason(exc)))
@@ -545,9 +545,9 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
                 reports = executor.grade(exercise.grading_spec(), limits_for(exercise), graded[exercise_id].test_names,
                                          items, earlier[exercise_id])
                 with contextlib.closing(reports):
-                    for (name, submission_sha256), report in reports:
+                    for (name, submission_sha256, notes), report in reports:
                         record = _record(name, submission_sha256, graded[exercise_id].tests_sha256, report,
-                                         about[name])
+                                         about[name], notes)
                         results.add(record)
                         progress.advance(record)
         finally:
@@ -570,7 +570,7 @@ def _sources(learners, kept, not_graded, progress, record_missing, results, grad
     for learner in learners:
         submission = learner.submission
         try:
-            submission_sha256, source = submission.read()
+            submission_sha256, source, notes = submission.read()
         except SubmissionError as exc:
             progress.total -= 1
             if record_missing:
@@ -579,7 +579,7 @@ def _sources(learners, kept, not_graded, progress, record_missing, results, grad
                 not_graded.append((submission.name, submission.reason(exc)))
                 kept.remove(learner)
             continue
-        yield (submission.name, submission_sha256), source
+        yield (submission.name, submission_sha256, tuple(notes)), source
 
 
 def find_learners(folder, assignment, entry_file=None, by_student=False):
@@ -660,13 +660,13 @@ def _points(exercise, test_names):
     return [exercise.points.get(name, 1) for name in test_names]
 
 
-def _record(name, submission_sha256, tests_sha256, report, about):
+def _record(name, submission_sha256, tests_sha256, report, about, notes):
     # A failed test's `comparison` (the arrays drawn for a learner, up to ~50 kB) stays out: a class's
     # results file is read for marks and feedback text, and would grow by that much per submission.
     tests = [{key: value for key, value in test.items() if key != "comparison"} for test in report["tests"]]
     return _checksummed({"submission": name, "exercise": report["exercise"], "submission_sha256": submission_sha256,
                          "tests_sha256": tests_sha256, "graded_at": _now(), "grader_version": __version__,
-                         **report, "tests": tests, **about})
+                         **report, "tests": tests, **({"notes": list(notes)} if notes else {}), **about})
 
 
 def _missing_record(learner, reason, graded):

@@ -10,6 +10,9 @@ Unicode and of bounded size, no unknown field.  `record_problem` says which
 field is wrong, so a bad file is refused with one line naming it, before
 anything is made from it.
 
+A record may have `notes`: what the feedback says about the file besides the tests (a notebook's IPython
+lines dropped, grader/notebook.py), a list of texts.
+
 A record from a CSV results file holds less (no messages, no output, no points
 per test): `complete=False` checks what it has.
 
@@ -43,6 +46,7 @@ TEXT_LIMIT = MESSAGE_LIMIT + 1000  # a message or an error (cut to MESSAGE_LIMIT
 OUTPUT_LIMIT = STDOUT_LIMIT + len(TRUNCATED)
 SHORT_LIMIT = 100                  # graded_at, grader_version
 MAX_TESTS = 10_000
+MAX_NOTES = 10_000
 MAX_POINTS = 1e9                   # a record's max_score: far above any exercise, far from overflowing a total
 MAX_DURATION_MS = 1e9
 IDENTITY = ("student", "submitted_at", "late_marker", "reupload")  # not in the checksum: a later batch may fill them in
@@ -90,7 +94,7 @@ def _check_record(record, complete):
                 "passed", "error", "score", "max_score", "tests"}
     if complete:
         required |= {"stdout", "results_sha256"}
-    optional = {"missing", *IDENTITY}
+    optional = {"missing", "notes", *IDENTITY}
     for key in sorted(required - set(record)):
         raise _Problem(key, "missing")
     for key in sorted(set(record) - required - optional):
@@ -115,6 +119,12 @@ def _check_record(record, complete):
         _text(record, "stdout", OUTPUT_LIMIT)
     if "missing" in record:
         _text(record, "missing", TEXT_LIMIT, empty=False)
+    if "notes" in record:
+        notes = record["notes"]
+        if type(notes) is not list or len(notes) > MAX_NOTES:
+            raise _Problem("notes", f"should be a list of at most {MAX_NOTES} texts")
+        for index in range(len(notes)):
+            _text(notes, index, TEXT_LIMIT, empty=False, where="notes")
     if ("missing" in record) != (record["submission_sha256"] is None):
         raise _Problem("missing", "a record has either 'missing' (the file was not graded) or a "
                                   "'submission_sha256', and not both")

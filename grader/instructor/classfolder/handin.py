@@ -49,11 +49,12 @@ class Submission:
     several: tuple = ()  # the names of a student's hand-ins when there are several: none is graded
 
     def read(self):
-        """(sha256 of the file's bytes, its text); SubmissionError with the reason it cannot be graded."""
+        """(sha256 of the file's bytes, its Python source, [notes for the feedback: a notebook's IPython lines
+        dropped]); SubmissionError with the reason it cannot be graded."""
         if self.problem:
             raise SubmissionError(self.name, self.problem)
         data = read_submission(self.path, self.folder)
-        return hashlib.sha256(data).hexdigest(), decode_submission(data, self.path)
+        return (hashlib.sha256(data).hexdigest(), *decode_submission(data, self.path))
 
     def reason(self, error):
         return f"{self.inner}: {error.reason}" if self.inner else error.reason

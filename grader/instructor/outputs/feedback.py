@@ -28,7 +28,7 @@ def render(student, plan):
         lines += [f"Score: {points(record['score'])} / {points(record['max_score'])}{weighted}", ""]
         if record.get("reupload"):
             lines += [escape(reupload_note(record)), ""]
-        notes = [adjustment["note"] for adjustment in record.get("adjustments", ())]
+        notes = [adjustment["note"] for adjustment in record.get("adjustments", ())] + record.get("notes", [])
         lines += [f"- **{escape(note[:1].upper() + note[1:])}**" for note in notes] + [""] * bool(notes)
         if record["error"]:
             lines += ["Your code could not be graded:", "", *code_block(record["error"]), ""]

@@ -46,6 +46,8 @@ def _exercise(exercise_id, weight, record):
     parts.append(f"<p>Score: {points(record['score'])} / {points(record['max_score'])}{weighted}</p>")
     if record.get("reupload"):
         parts.append(f"<p>{e(reupload_note(record))}</p>")
+    if record.get("notes"):
+        parts.append("<ul>" + "".join(f"<li>{e(note)}</li>" for note in record["notes"]) + "</ul>")
     if record["error"]:
         parts.append(f'<p class="bad">Your code could not be graded:</p><pre>{e(record["error"])}</pre>')
     if "missing" in record:

@@ -44,7 +44,8 @@ def _summary(exercise_id, record, plan):
         line = (f"{exercise_id}: {points(sum(t['score'] for t in shown))}/{points(sum(t['max_score'] for t in shown))}"
                 f" in the {len(shown)} test(s) shown; {len(record['tests']) - len(shown)} more not shown yet")
     return (line + (f" ({first_line(record['error'])})" if record["error"] else "")
-            + "".join(f" [{adjustment['note']}]" for adjustment in record.get("adjustments", ())))
+            + "".join(f" [{adjustment['note']}]" for adjustment in record.get("adjustments", ()))
+            + "".join(f"\n  {note}" for note in record.get("notes", ())))
 
 
 def render(student, plan, note=None):
