@@ -5,7 +5,7 @@
 // grows with the product of the two lengths), the two are shown side by side as plain text.
 import { diffLines } from "diff";
 
-export const DIFF_MAX_LINES = 2_000;
+const DIFF_MAX_LINES = 2_000;
 const DIFF_TIMEOUT_MS = 500;
 
 /**

@@ -14,9 +14,9 @@ const INTERRUPTION_STATUSES = ["error", "timeout"];
 // What the page opens in the editor or compares with the reference: code past these is no one's honest work,
 // and the editor lays out a long line of mixed-direction text in time that grows with its square (a line of
 // 180,000 characters: 5 s). The comparison has its own bounds (reference-diff.js).
-export const MAX_SOURCE_LENGTH = 1_000_000;
-export const MAX_SOURCE_LINES = 10_000;
-export const MAX_LINE_LENGTH = 5_000;
+const MAX_SOURCE_LENGTH = 1_000_000;
+const MAX_SOURCE_LINES = 10_000;
+const MAX_LINE_LENGTH = 5_000;
 
 /** `text`, code kept by the page (the latest code, the latest passing code at PASSED_PREFIX + id, a result's
  * source); throws an Error saying what is wrong with it. */
@@ -35,6 +35,7 @@ export function checkCode(text) {
     }
     start = end + 1;
   }
+  if (text.endsWith("\n")) lines -= 1; // the empty line after the last newline
   if (lines > MAX_SOURCE_LINES) {
     throw new Error(`the code has ${count(lines)} lines; code is at most ${count(MAX_SOURCE_LINES)} lines`);
   }
