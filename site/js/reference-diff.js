@@ -21,7 +21,7 @@ export function compareWithReference(yours, reference, highlight) {
   if (changes === undefined) {
     return {
       verdict: `Too long to compare line by line (${lines(counts.yours)} in yours, `
-        + `${lines(counts.reference)} in the reference): here they are side by side.`,
+        + `${lines(counts.reference)} in the reference): here are both in full.`,
       view: sideBySide({ yours, reference }, counts),
     };
   }
