@@ -16,7 +16,7 @@ const INTERRUPTION_STATUSES = ["error", "timeout"];
 // 180,000 characters: 5 s). The comparison has its own bounds (reference-diff.js).
 const MAX_SOURCE_LENGTH = 1_000_000;
 const MAX_SOURCE_LINES = 10_000;
-const MAX_LINE_LENGTH = 5_000;
+export const MAX_LINE_LENGTH = 5_000;
 
 /** `text`, code kept by the page (the latest code, the latest passing code at PASSED_PREFIX + id, a result's
  * source); throws an Error saying what is wrong with it. */

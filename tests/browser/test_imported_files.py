@@ -116,3 +116,25 @@ def test_screenshots_of_a_refused_import(page, base_url, tmp_path):
             assert box["x"] >= 0 and box["x"] + box["width"] <= width  # the message wraps within the page
             page.screenshot(path=folder / f"import-refused-{name}-{scheme}.png")
     assert len(list(folder.glob("import-refused-*.png"))) == 4
+
+
+def test_a_pasted_long_line_stops_wrapping_instead_of_freezing_the_editor(page, base_url):
+    """The learner's own paste (no import limits there): a line past 5,000 characters turns line wrapping off
+    while it is there (a wrapped line of 180,000 mixed-direction characters took 5 s to lay out)."""
+    page.context.add_init_script(WATCH_LONG_TASKS)
+    page.goto(f"{base_url}/exercises/sinusoidal_pe/")
+    wait_for_editor(page)
+    wrapping = "() => document.querySelector('.cm-content').classList.contains('cm-lineWrapping')"
+    assert page.evaluate(wrapping)  # the default
+    page.evaluate("window.longTasks = []")
+    page.evaluate("""line => { const view = window.editorView;
+        view.dispatch({changes: {from: view.state.doc.length, insert: "\\n" + line}}); }""", mixed_line(180_000))
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("ab")
+    assert page.evaluate("window.editorView.state.doc.toString()").endswith("'ab")
+    assert not page.evaluate(wrapping)
+    page.evaluate("""() => { const view = window.editorView, line = view.state.doc.line(view.state.doc.lines);
+        view.dispatch({changes: {from: line.from - 1, to: line.to}}); }""")
+    assert page.evaluate(wrapping)
+    assert max(page.evaluate("window.longTasks"), default=0) < LONGEST_TASK_MS
