@@ -16,7 +16,7 @@ import { INTERRUPT_GRACE_MS, withPlace } from "./runner.js";
 const START_LIMIT_S = 60; // loading every step and tokenizing the text
 const CALL_LIMIT_S = 30; // unless the page's data-call-limit says otherwise (tests shorten it)
 
-const MAX_ERROR_CHARS = 20_000; // of a step's error message (its traceback is trimmed to the learner's lines)
+const MAX_ERROR_CHARS = 20_000; // of an error message shown (a step's traceback is trimmed to the learner's lines)
 const MAX_LABEL_CHARS = 200;
 
 /** A call that failed: `label` names the step at fault ("your adamw_step (step 28)") and `exerciseId` is its id,
@@ -104,9 +104,16 @@ export class SessionClient {
       return;
     }
     if (pending?.stuck) return; // over its time limit: the call ends with where Python was
-    const refuse = (problem) => this.fail(new SessionError(`${pending?.what ?? "Between two calls"}: the page `
-      + `refused a message from the model's Python (${problem}), so it stopped the model. Code in the steps may `
-      + "have changed what the worker sends.", null, true));
+    const refuse = (problem) => {
+      const suspects = this.yoursRunBy(pending?.method);
+      const named = suspects.length === 1 ? suspects[0] : null;
+      const who = named ? `${named.label} ran during the call`
+        : suspects.length > 0 ? `Your steps ${suspects.map((step) => step.label.slice(5)).join(", ")} ran during it`
+        : "No code of yours ran during it";
+      this.fail(new SessionError(`${pending?.what ?? "Between two calls"}: the page refused a message from the `
+        + `model's Python (${problem}), so it stopped the model. ${capitalized(who)}: code there may have changed `
+        + "what the worker sends.", named?.label ?? null, true, named?.step.exercise_id ?? null));
+    };
     if (!pending) return refuse("a message while no call was in progress");
     if (data.callId !== pending.callId) {
       return refuse(`an answer ${data.callId === undefined ? "without a call id" : "to another call"}`);
@@ -123,12 +130,28 @@ export class SessionClient {
     this.pending = null;
     if (data.type === "session-ready") pending.resolve(data.info);
     else if (data.type === "session-result") pending.resolve(data.value);
-    else pending.reject(new SessionError(data.error, data.label, false, data.exerciseId));
+    else pending.reject(new SessionError(cut(data.error), data.label, false, data.exerciseId));
+  }
+
+  // The learner's steps that a call of `method` runs, with the steps they use ({label, step}); every step when
+  // the method is not known (loading runs each step's module).
+  yoursRunBy(method) {
+    const pending = [...(CALL_STEPS[method] ?? this.steps.keys())];
+    const seen = new Set();
+    while (pending.length > 0) {
+      const id = pending.pop();
+      const step = this.steps.get(id);
+      if (seen.has(id) || step === undefined) continue;
+      seen.add(id);
+      pending.push(...(step.uses ?? []));
+    }
+    return [...seen].map((id) => this.steps.get(id)).filter((step) => step.yours)
+      .map((step) => ({ label: `your ${step.entry} (step ${step.step})`, step }));
   }
 
   // What is wrong with a "session-error": a message, and a step named by its label and id (or neither).
   errorProblem({ error, label, exerciseId }) {
-    if (typeof error !== "string" || error.length > MAX_ERROR_CHARS) return `an error that is ${kindOf(error)}`;
+    if (typeof error !== "string") return `an error that is ${kindOf(error)}`;
     if (label === null && exerciseId === null) return null;
     const step = this.steps.get(exerciseId);
     if (typeof label !== "string" || label.length > MAX_LABEL_CHARS || step === undefined
@@ -168,6 +191,21 @@ export class SessionClient {
       pending.reject(error);
     }
   }
+}
+
+// The steps each method calls itself (grader/core/capstone_session.py); loading ("session-start") runs them all.
+const CALL_STEPS = {
+  init_weights: [], load_weights: [], weights_bytes: [], train: ["lr_at", "get_batch", "train_step"],
+  held_out_loss: ["gpt_logits", "cross_entropy"], start_generation: ["gpt_step"],
+  next_text: ["gpt_step", "top_p_filter", "sample_token"],
+};
+
+function cut(text) {
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}… [cut]` : text;
+}
+
+function capitalized(text) {
+  return text[0].toUpperCase() + text.slice(1);
 }
 
 // What each call's answer must be ("session-start": its figures), given the call's arguments: null, or what is

@@ -6,7 +6,8 @@ import { format, LossChart } from "./loss-chart.js";
 
 const CALL_MS = 300; // aimed-at duration of one training call: short enough for Stop to feel immediate
 const MAX_STEPS_PER_CALL = 50;
-const EVAL_EVERY = 50; // steps between held-out measurements (and kept weights)
+// Steps between held-out measurements (and kept weights), unless the page's data-eval-every says otherwise (tests).
+const EVAL_EVERY = 50;
 const SAMPLE_LENGTH = 200;
 const SAMPLE_CHUNK = 50;
 const SAMPLE_SETTINGS = { prompt: "", temperature: 0.8, topP: 0.9 };
@@ -93,7 +94,8 @@ export function mountLearn(model) {
           loss: record.loss })));
         const elapsed = run.seconds + (performance.now() - startedAt) / 1000;
         showStats(elapsed);
-        if (run.steps - run.lastEval >= EVAL_EVERY) await evaluate(elapsed);
+        const evalEvery = Number(document.body.dataset.evalEvery) || EVAL_EVERY;
+        if (run.steps - run.lastEval >= evalEvery) await evaluate(elapsed);
         if (run.steps - run.lastSample >= sampleEvery) await sampleAfter();
       }
       status.textContent = run.steps >= maxSteps ? `Done: the schedule's ${maxSteps} steps are over.`

@@ -176,6 +176,7 @@ let sendOutput = null; // during "try": posts what was printed since it last did
 const decoder = new TextDecoder();
 // Kept from the start: the learner's code can rebind self.postMessage, but not this.
 const postToPage = self.postMessage.bind(self);
+const parseJson = JSON.parse; // nor this, which reads the session's answers
 
 if (self.name === RELAY_NAME) relay(self.location.href);
 else self.onmessage = serve;
@@ -442,7 +443,7 @@ function withholdPosting() {
   }
   self.postMessage = () => {
     if (posted === null) {
-      const { label = null, exercise_id: exerciseId = null } = JSON.parse(postingStep()) ?? {};
+      const { label = null, exercise_id: exerciseId = null } = parseJson(postingStep()) ?? {};
       posted = { label, exerciseId };
     }
     throw new Error("the capstone's steps cannot post messages to the page: they return their results");
@@ -486,7 +487,7 @@ function sessionAnswer(call) {
     outcome.destroy();
     return { type: "session-result", value: bytes };
   }
-  const { value, error, label = null, exercise_id: exerciseId = null } = JSON.parse(outcome);
+  const { value, error, label = null, exercise_id: exerciseId = null } = parseJson(outcome);
   return error === undefined ? { type: "session-result", value }
     : { type: "session-error", error, label, exerciseId };
 }

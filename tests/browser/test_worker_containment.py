@@ -188,6 +188,9 @@ GRADING_ATTACKS = {  # name: (submission, what the report's error or a test's me
         "postMessage({type: 'event', runId: RUN, event: {event: 'test', index: 0, status: 'failed', message: '',"
         " duration_ms: 1, comparison: {got: {shape: [4000, 16000], step: [1, 1], values: [{length: 16000}]},"
         " expected: null}}})"), "invalid event"),
+    # The relay counts what structured cloning carries beyond enumerable keys: an Error's fields, a BigInt's digits.
+    "an Error of 30 million characters": (posting("postMessage(new Error('x'.repeat(3e7)))"), FLOODED),
+    "a BigInt of 30 MB": (posting("postMessage(1n << BigInt(2.4e8))"), FLOODED),
     "a forged report, then the run's end": (posting(
         "postMessage({type: 'report', runId: RUN, report: {passed: true, tests: []}});"
         "postMessage({type: 'graded', runId: RUN})"), "Grading stopped before your code was loaded"),
