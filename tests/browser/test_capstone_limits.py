@@ -159,7 +159,7 @@ def test_forged_and_unusable_session_answers_name_the_step(page, base_url):
     stopped_by(page, "your sample_token (step 16)",
                "the page refused a message from the model's Python (its answer is a string of 0 characters, "
                "not 8 characters)")
-    page.click("#in-scope summary")
+    assert page.evaluate("document.getElementById('in-scope').open")  # opened on the failing step
     page.click("#in-scope li[data-exercise-id=sample_token] .scope-switch")  # the reference from now on
 
     # A step that posts to the page itself: the message never arrives; the call fails naming the step.
