@@ -243,6 +243,7 @@ class Session:
             logits = state["logits"] / state["temperature"]
             if state["top_p"] < 1:
                 probs = self._call("top_p_filter", logits, state["top_p"])
+                probs = self._use("top_p_filter", probs, _floats)
                 with np.errstate(divide="ignore"):
                     logits = np.log(probs)          # -inf where filtered out: softmax gives those 0
             token = self._call("sample_token", logits, state["rng"], 1.0)
@@ -267,8 +268,8 @@ class Session:
 
     def _feed(self, token):
         state = self.generation
-        state["logits"], state["cache"] = self._call("gpt_step", token, self.params, self.model["n_heads"],
-                                                     state["cache"])
+        logits, state["cache"] = self._call("gpt_step", token, self.params, self.model["n_heads"], state["cache"])
+        state["logits"] = self._use("gpt_step", logits, _floats)
         state["position"] += 1
 
     # ---- helpers ----------------------------------------------------------------------------------
@@ -450,6 +451,11 @@ def _token_ids(ids, n):
     if len(array) and (array.min() < 0 or array.max() >= n):
         raise Unusable(f"ids that do not index the vocabulary of {n} characters")
     return array
+
+
+def _floats(array):
+    """A checked float array as a plain ndarray of float64: a subclass's own operators are not used."""
+    return np.asarray(array, dtype=np.float64)
 
 
 def _characters(vocab):
