@@ -53,12 +53,15 @@ def sample_token(*args, **kwargs):
 """
 # Posts a session-result without a call id to every likely session, as a step's code can try.
 POSTING = """
+import json
+
 import js
 
 
 def train_step(*args, **kwargs):
-    js.eval("for (let i = 1; i < 20; i++) postMessage({type: 'session-result', runId: 'session-' + i, "
-            "value: new Array(1000001).fill({step: 1, loss: 1, lr: 1})})")
+    for i in range(1, 20):
+        forged = {"type": "session-result", "runId": f"session-{i}", "value": [{"step": 1000001, "loss": 1, "lr": 1}]}
+        js.postMessage(js.JSON.parse(json.dumps(forged)))
     return _reference_train_step(*args, **kwargs)
 """
 BROKEN_SAMPLE_TOKEN = """
