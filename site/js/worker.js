@@ -23,8 +23,8 @@
 //
 // Session mode (the capstone page, see capstone-session.js): instead of one run, a worker can hold a
 // grader.core.capstone_session.Session built from the steps in `earlier`: page -> worker
-// {type:"session-start", runId, earlier, config, text, weights (ArrayBuffer|null)} -> "session-ready" {info}
-// | "session-error" {error, label}; then any number of {type:"session-call", runId, callId, method, args}
+// {type:"session-start", runId, callId, earlier, config, text, weights (ArrayBuffer|null)} -> "session-ready"
+// {callId, info} | "session-error" {callId, ...}; then any number of {type:"session-call", runId, callId, method, args}
 // -> "session-result" {callId, value} | "session-error" {callId, error, label, exerciseId}. `label` names the
 // step that failed ("your adamw_step (step 28)") and `exerciseId` is its id, or both are null. "stuck" {where}
 // works as in a run. In session mode the steps' code cannot post to the page (js.postMessage): the worker's
