@@ -15,7 +15,7 @@ from grader.checker.tests_timer import TestsTimer
 from grader.core.engine import TestsError, one_line, run_tests
 from grader.processes import close_fds_except, die_with_parent
 
-def checker_main(spec, source, limits, sandbox, events_fd, parent_pid, earlier=()):
+def checker_main(spec, source, limits, sandbox, events_fd, parent_pid, earlier=(), authoring=False):
     """Entry point in the forked child; never returns."""
     try:
         die_with_parent()
@@ -32,7 +32,7 @@ def checker_main(spec, source, limits, sandbox, events_fd, parent_pid, earlier=(
             line = json.dumps(event, ensure_ascii=True, allow_nan=False) + "\n"
             os.write(events_fd, line.encode())
 
-        learner = RemoteLearner(spec.entry, source, sandbox, limits, earlier)
+        learner = RemoteLearner(spec.entry, source, sandbox, limits, earlier, references_beside=authoring)
         learner.prepare()
         try:
             run_tests(spec, learner, emit, test_timer=TestsTimer(limits.tests_own_seconds))

@@ -77,9 +77,12 @@ def wall_backstop(cpu_seconds):
 
 
 class RemoteLearner:
-    def __init__(self, entry_name, source, sandbox, limits, earlier=()):
+    def __init__(self, entry_name, source, sandbox, limits, earlier=(), references_beside=False):
         self.entry_name, self.source, self.sandbox, self.limits = entry_name, source, sandbox, limits
         self.earlier = tuple(earlier)  # EarlierStep: their entry functions are in the learner's scope
+        # Validation grades only the author's own code (reference, mutants, accepted variants, starter), which may
+        # see the references: there they run beside it, as in the page, so that its timing is the page's.
+        self.references_beside = references_beside
         self.references = References(self.earlier)  # run here, for the learner's calls to them
         self._parameters = []  # the names of the learner's function's parameters, as it reported them
         self._process = None
@@ -201,8 +204,9 @@ class RemoteLearner:
         if self._process is None:
             self._process = _LearnerProcess.spawn(self.sandbox, self.limits)
         importable = self.limits.importable
-        # The steps in scope by name only: their code stays here (see grader/checker/references.py).
-        earlier = [{key: value for key, value in step.to_dict().items() if key != "source"} for step in self.earlier]
+        # A learner's: the steps in scope by name only, their code stays here (see grader/checker/references.py).
+        earlier = [{key: value for key, value in step.to_dict().items() if key != "source" or self.references_beside}
+                   for step in self.earlier]
         request = {"load": {"entry": self.entry_name, "source": self.source,
                             "importable": sorted(importable) if importable is not None else None,
                             "earlier": earlier}}

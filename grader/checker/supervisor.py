@@ -40,7 +40,9 @@ class Grader:
 
     def __init__(self, spec, limits, sandbox, test_names=None, earlier=(), authoring=False):
         self.spec, self.limits, self.sandbox, self.earlier = spec, limits, sandbox, tuple(earlier)
-        self.authoring = authoring  # reports with each test's learner_ms and test_code_error (core/report.py)
+        # The author grading their own code: reports with each test's learner_ms and test_code_error
+        # (core/report.py), the references in scope run beside it (checker/remote.py).
+        self.authoring = authoring
         self.test_names = list(test_names) if test_names is not None else load_test_names(spec)
         try:
             compile_tests(spec)  # here, once, so that every forked checker finds the code compiled
@@ -113,7 +115,8 @@ class _CheckerRun:
         gc.freeze()
         pid = os.fork()
         if pid == 0:
-            checker_main(grader.spec, source, grader.limits, grader.sandbox, write_end, parent, grader.earlier)
+            checker_main(grader.spec, source, grader.limits, grader.sandbox, write_end, parent, grader.earlier,
+                         grader.authoring)
         gc.unfreeze()
         os.close(write_end)
         self.pid, self.fd = pid, read_end

@@ -30,8 +30,11 @@ def {entry}(*args, **kwargs):
 """
 
 
-def stub_steps(fields):
-    """[EarlierStep] whose code is a stub, for the checker's list of the steps in scope (no source)."""
+def steps_in_scope(fields):
+    """[EarlierStep] for the checker's list of the steps in scope: their own code when the checker sent it
+    (validation, which grades only the author's code), else a stub."""
+    if fields and all(item.get("source") for item in fields):
+        return [EarlierStep.from_dict(item) for item in fields]
     steps = []
     for item in fields or ():
         step = EarlierStep.from_dict({**item, "source": ""})

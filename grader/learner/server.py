@@ -63,7 +63,7 @@ def serve(channel):
             request = message.get("load") or {}
             if request.get("importable") is not None:
                 refuse_imports_missing_from(request["importable"])
-            earlier = references.stub_steps(request.get("earlier"))
+            earlier = references.steps_in_scope(request.get("earlier"))
             entry, error = load_submission(request.get("entry"), request.get("source", ""), earlier)
             parameters = parameter_names(entry) if error is None else []
             channel.send({"loaded": error, "parameters": parameters})
