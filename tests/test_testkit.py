@@ -94,6 +94,15 @@ def test_other_results_are_type_checked_with_hints():
         "ids[1] should be a Python int, got str (the character itself)"
 
 
+def test_a_result_of_none_asks_whether_return_was_forgotten():
+    precision = precision_of(np.ones(2))
+    forgot = "got None (did you forget `return`?)"
+    assert failure(as_float, None, precision, "loss") == f"loss should be a floating-point number, {forgot}"
+    assert failure(as_int, None, "token") == f"token should be an id (an int), {forgot}"
+    assert failure(as_int_list, None, "ids") == f"ids should be a Python list of ints, {forgot}"
+    assert failure(items, None, "f(x)") == f"f(x): expected a tuple, {forgot}"
+
+
 # ---- naming the mistake ----------------------------------------------------------------------------
 
 def test_diagnose_names_the_mistake_the_result_matches():

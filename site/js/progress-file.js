@@ -9,6 +9,7 @@
 // file does not have are kept, and a "solved" mark is never lowered to "attempted".
 // Saved results are checked as the exercise page checks its own (saved-results.js).
 import { checkPassedCode, parseSavedResults, PASSED_PREFIX, RESULTS_PREFIX, SCOPE_PREFIX } from "./saved-results.js";
+import { parseSolvedAfter, SOLVED_AFTER_PREFIX } from "./solved-after.js";
 
 export const FORMAT = "ml-exercises-progress";
 export const VERSION = 1;
@@ -73,6 +74,13 @@ export function readProgressFile(text, size) {
     }
     if (key.startsWith(SCOPE_PREFIX) && !["reference", "mine"].includes(value)) {
       throw new Error(`The file's entry "${key}" should be "reference" or "mine".`);
+    }
+    if (key.startsWith(SOLVED_AFTER_PREFIX)) {
+      try {
+        parseSolvedAfter(value);
+      } catch (err) {
+        throw new Error(`The file's entry "${key}" is not valid (${err.message}).`);
+      }
     }
     if (key.startsWith(RESULTS_PREFIX)) {
       try {
