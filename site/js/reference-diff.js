@@ -27,7 +27,9 @@ export function compareWithReference(yours, reference, highlight) {
 // Both sources in columns of their own, each with its line numbers.
 function sideBySideView(yours, reference, highlight) {
   const column = (title, source) => {
-    const numbered = highlight(source).map((nodes, index) => element("tr", {},
+    const lines = highlight(source);
+    if (source.endsWith("\n")) lines.pop(); // the empty line after the last newline
+    const numbered = lines.map((nodes, index) => element("tr", {},
       element("td", { className: "diff-number" }, String(index + 1)),
       element("td", { className: "diff-code" }, element("code", {}, ...nodes))));
     return element("section", { className: "side-by-side-column" }, element("h3", {}, title),
