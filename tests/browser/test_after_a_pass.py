@@ -12,23 +12,10 @@ from pathlib import Path
 
 from conftest import wait_until_ready
 from grader.exercise import load_all
-from page_helpers import EXERCISES, SOLUTION, STARTER, import_file, run_and_wait, set_code, show_pane
+from page_helpers import EXERCISES, LOOP_SOLUTION, SOLUTION, STARTER, import_file, run_and_wait, set_code, show_pane
 
 STEPS = sorted((e for e in load_all(EXERCISES) if e.track == "build-gpt"), key=lambda e: e.step)
 DESKTOP, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
-# The same table with a loop over the pairs: another approach than the reference's broadcasting.
-LOOPS = """import numpy as np
-
-
-def sinusoidal_pe(T, C):
-    table = np.zeros((T, C))
-    for t in range(T):
-        for i in range(C // 2):
-            angle = t / 10000.0 ** (2 * i / C)
-            table[t, 2 * i] = np.sin(angle)
-            table[t, 2 * i + 1] = np.cos(angle)
-    return table
-"""
 
 
 def stored(page, key):
@@ -81,7 +68,7 @@ def test_how_it_works_and_the_runs_and_hints_of_the_first_pass(open_exercise, ba
     assert page.locator(".success-attempts").inner_text() == "Solved after 2 runs, 1 hint."
 
     # Another approach than the reference: the two side by side rather than an all red and green diff.
-    set_code(page, LOOPS)
+    set_code(page, LOOP_SOLUTION)
     assert run_and_wait(page).startswith("6/6 tests passed")
     page.click(".compare-button")
     page.locator(".diff-dialog .side-by-side").wait_for()
@@ -89,7 +76,7 @@ def test_how_it_works_and_the_runs_and_hints_of_the_first_pass(open_exercise, ba
     assert page.locator(".diff-legend").is_hidden()
     assert page.locator(".diff-verdict").inner_text().startswith("Your code takes another way than the reference")
     assert "\n".join(page.locator(".side-by-side-column").first.locator(".diff-code").all_text_contents()) \
-        == LOOPS.rstrip("\n")
+        == LOOP_SOLUTION.rstrip("\n")
     page.keyboard.press("Escape")
 
     # The index says it under the badge; export and import carry it.
@@ -120,7 +107,8 @@ def test_how_it_works_and_the_runs_and_hints_of_the_first_pass(open_exercise, ba
 def test_continue_goes_where_the_learner_left_off(page, base_url):
     page.goto(f"{base_url}/index.html")
     ids = [step.id for step in STEPS]
-    page.evaluate("ids => ids.forEach(id => localStorage.setItem(`mlex:progress:${id}`, 'solved'))", ids[:5] + ids[19:25])
+    solve = "ids => ids.forEach(id => localStorage.setItem(`mlex:progress:${id}`, 'solved'))"
+    page.evaluate(solve, ids[:5] + ids[19:25])
     page.reload()
     assert continue_href(page) == f"exercises/{ids[5]}/"  # nothing visited yet: the first step not solved
 
@@ -137,7 +125,7 @@ def test_continue_goes_where_the_learner_left_off(page, base_url):
     page.evaluate("id => localStorage.setItem('mlex:last-visited', id)", ids[19])
     page.reload()
     assert continue_href(page) == f"exercises/{ids[25]}/"
-    page.evaluate("ids => ids.forEach(id => localStorage.setItem(`mlex:progress:${id}`, 'solved'))", ids[19:])
+    page.evaluate(solve, ids[19:])
     page.reload()
     assert continue_href(page) == f"exercises/{ids[5]}/"
     page.evaluate("id => localStorage.setItem('mlex:last-visited', id)", "no_such_step")  # a stale id: ignored
