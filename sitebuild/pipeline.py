@@ -8,7 +8,7 @@ from itertools import groupby
 from pathlib import Path
 
 from grader.capstone import CorpusError
-from grader.exercise import ExerciseError, load_all
+from grader.exercise import HOW_IT_WORKS_FILE, ExerciseError, load_all
 from grader.exercise_rules import InvalidExercise, ensure_valid
 from grader.authoring.statement_checks import statement_assets, statement_problems
 from grader.track import used_steps
@@ -24,7 +24,7 @@ from sitebuild.offline import editor_chunk_url, versioned_asset_urls, worker_pol
 from sitebuild.output import staged_output
 from grader.pyodide.dist import DistError, browser_files, copy_dist, ensure_dist
 from grader.pyodide.run import PyodideError, grader_core_files
-from sitebuild.render import Renderer
+from sitebuild.render import Renderer, track_parts
 from sitebuild.validation import Validator
 from toolchain.cache import cache_root
 from toolchain.node import NodeError, ensure_node_modules
@@ -72,6 +72,7 @@ class Page:
     used: list  # the exercises it builds on, dependencies first (grader.track.used_steps)
     statement_html: str
     hints_html: list
+    how_it_works_html: str | None  # how_it_works.md, shown once the learner passes (None: the exercise has none)
     unvalidated: bool = False  # built without validation (BuildOptions.validate)
 
 
@@ -89,7 +90,8 @@ def build_site(options):
             raise BuildError(f"{options.exercises_dir}: every exercise is a draft (draft = true); "
                              f"`python build.py serve` previews drafts")
         ensure_node_modules(options.project_root)  # KaTeX renders the math
-        prerender([text for exercise in exercises for text in (exercise.statement, *exercise.hints)])
+        prerender([text for exercise in exercises
+                   for text in (exercise.statement, *exercise.hints, exercise.how_it_works) if text is not None])
         pages = [_prepare(exercise, exercises, validator, options.validate) for exercise in exercises]
         tracks = _tracks(pages)
         capstone = _load_capstone(options.exercises_dir)
@@ -192,12 +194,18 @@ def _prepare(exercise, exercises, validator, validate):
         except MarkdownError as exc:  # worded as `validate` words it
             raise ExerciseError(exercise.path / "exercise.toml",
                                 f"hint {number} does not render: {exc.message}") from None
+    how_it_works_html = None
+    if exercise.how_it_works is not None:
+        try:
+            how_it_works_html = render_markdown(exercise.how_it_works)
+        except MarkdownError as exc:
+            raise ExerciseError(exercise.path / HOW_IT_WORKS_FILE, exc.message, exc.line) from None
     if problems := statement_problems(exercise):  # checked on every build, as the rendering
         raise BuildError("\n".join(problems))
     # Authoring checks (grader/authoring/validate.py): reference passes, mutants caught, tests deterministic and fast.
     if validate:
         validator.check(exercise)
-    return Page(exercise, test_names, used, statement_html, hints_html,
+    return Page(exercise, test_names, used, statement_html, hints_html, how_it_works_html,
                 unvalidated=not validate and not validator.passed_before(exercise))
 
 
@@ -208,15 +216,16 @@ def _tracks(pages):
 
 
 def _write_exercise(out, renderer, page, track, index, capstone):
-    """capstone: the track's capstone (linked from its last step) or None."""
+    """capstone: the track's capstone or None; the steps of the track's last part link to it."""
     exercise = page.exercise
+    last_part = {step.id for step in track_parts([p.exercise for p in track])[-1][1]}
     folder = out / "exercises" / exercise.id
     html = renderer.exercise(
         exercise, statement_html=page.statement_html, hints_html=page.hints_html,
-        test_names=page.test_names, used=page.used,
+        how_it_works_html=page.how_it_works_html, test_names=page.test_names, used=page.used,
         prev_exercise=track[index - 1].exercise if index > 0 else None,
         next_exercise=track[index + 1].exercise if index + 1 < len(track) else None,
-        capstone=capstone if index + 1 == len(track) else None,
+        capstone=capstone if exercise.id in last_part else None,
     )
     _write(folder / "index.html", html)
     _write(folder / "grading.json", json.dumps(grading_data(exercise, page.test_names, page.used)))

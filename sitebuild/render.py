@@ -83,12 +83,14 @@ class Renderer:
             all_tags=tag_counts(everything), first=everything[0], total=len(everything))
 
     def exercise(self, exercise, *, statement_html, hints_html, test_names, used, prev_exercise, next_exercise,
-                 capstone=None):
+                 capstone=None, how_it_works_html=None):
         """used: the exercises it builds on, dependencies first (listed as "In scope"); capstone: the track's
-        capstone, linked from its last step."""
+        capstone, linked from the success panel of its last part's steps and from its last step;
+        how_it_works_html: how_it_works.md rendered, or None."""
         return self.env.get_template("exercise.html").render(
             root="../../", preload_python=True, exercise=exercise, statement_html=Markup(statement_html),
-            hints_html=[Markup(h) for h in hints_html], test_names=test_names, used=used,
+            hints_html=[Markup(h) for h in hints_html],
+            how_it_works_html=None if how_it_works_html is None else Markup(how_it_works_html), test_names=test_names, used=used,
             prev=prev_exercise, next=next_exercise, capstone=capstone,
             starter_json=starter_json(exercise.starter),
             try_example=example_calls(exercise.statement, exercise.entry),

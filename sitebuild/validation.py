@@ -7,10 +7,10 @@ A cache entry's key is everything a validation verdict depends on:
 - the grader's own code (every .py file of the grader package) and the Python
   and numpy it runs on.
 - the statement's runnable examples (grader/authoring/statement_examples.py), run against the reference.
-The rest of the statement, the hints, title and the other page metadata are left out on
+The rest of the statement, the hints, how_it_works.md, title and the other page metadata are left out on
 purpose: validation only checks that they render and that the statement's images and links are
 found, and the build does that again itself every time, failing on the same errors. So an edit to a
-statement's prose re-validates nothing. Only a passed validation is stored.
+statement's prose (or to how_it_works.md, added or removed) re-validates nothing and shows on the next build. Only a passed validation is stored.
 """
 
 import json

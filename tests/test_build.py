@@ -155,7 +155,8 @@ def test_exercise_page_follows_the_contract(site, exercises):
                 r'data-stdlib-url="" '
             r'data-python-files="\[\[&#34;assets/grader-core\.json\?v=[0-9a-f]{16}&#34;, \d+\]\]" '
             rf'data-exercise-id="{exercise.id}" data-time-limit="{exercise.time_limit}" '
-            rf'data-reveal-solution="{exercise.reveal_solution}"', body), body
+            rf'data-reveal-solution="{exercise.reveal_solution}"'
+            r'(?: data-capstone-url="\.\./\.\./capstone/" data-capstone-title="[^"]+")?', body), body
         # page.js, then what it imports (so that the grading worker starts without waiting for a second round
         # of requests), then the editor
         preloads = re.search(r'<script type="module" src="\.\./\.\./assets/page\.js\?v=[0-9a-f]{16}"></script>\n'
@@ -382,8 +383,25 @@ def test_capstone_page_and_its_data(site, exercises):
     assert f'<a rel="prev" href="../exercises/{last.id}/">' in page
     # Linked at the end of its track on the index, and from the track's last step only.
     index = (site / "index.html").read_text()
-    assert index.index('href="capstone/"') > index.index(f'href="exercises/{last.id}/"')
+    assert index.rindex('href="capstone/"') > index.index(f'href="exercises/{last.id}/"')
     assert [e.id for e in exercises if 'class="to-capstone"' in page_of(site, e.id)] == [last.id]
+    # And at the top of the index, and from the success panel of every step of the track's last part.
+    assert index.index('<p class="intro-capstone">') < index.index('id="your-progress"')
+    last_part = [e.id for e in exercises if e.track == capstone.track and e.part == last.part]
+    assert len(last_part) >= 2
+    assert sorted(e.id for e in exercises if 'data-capstone-url="../../capstone/"' in page_of(site, e.id)) \
+        == sorted(last_part)
+
+
+def test_how_it_works_is_on_the_page_hidden_until_a_pass(site, exercises):
+    with_it = [e for e in exercises if e.how_it_works is not None]
+    assert "sinusoidal_pe" in [e.id for e in with_it]
+    for exercise in with_it:
+        page = page_of(site, exercise.id)
+        section = between(page, '<section id="how-it-works" hidden aria-labelledby="how-it-works-title">', "</section>")
+        assert '<h2 id="how-it-works-title">How it works</h2>' in section and "<math" in section
+        assert page.index('id="how-it-works"') < page.index('id="track-nav"')
+    assert 'id="how-it-works"' not in page_of(site, next(e.id for e in exercises if e.how_it_works is None))
 
 
 # --- Statement Markdown ---
@@ -459,6 +477,11 @@ def _break_hint(folder):
     return "exercise.toml", "x^"
 
 
+def _break_how_it_works(folder):
+    (folder / "how_it_works.md").write_text("Why.\n\nIt is $\\frac{1}{$.\n")
+    return "how_it_works.md:3", "cannot render formula"
+
+
 def _break_tests_import(folder):
     tests = folder / "tests.py"
     tests.write_text('raise RuntimeError("tests are broken")\n' + tests.read_text())
@@ -479,7 +502,7 @@ def _duplicate_step(folder):
     return "exercise.toml", "step 2 of track 'build-gpt' is already used by twin_pe (" + str(twin) + "/exercise.toml:"
 
 
-@pytest.mark.parametrize("breaker", [_break_toml, _remove_starter, _break_latex, _break_hint,
+@pytest.mark.parametrize("breaker", [_break_toml, _remove_starter, _break_latex, _break_hint, _break_how_it_works,
                                      _break_tests_import, _break_uses, _duplicate_step])
 def test_broken_exercise_stops_the_build_and_keeps_the_previous_site(site, tmp_path, breaker):
     exercises_dir = tmp_path / "exercises"

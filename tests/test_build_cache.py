@@ -47,6 +47,9 @@ def test_validation_is_reused_until_something_it_depends_on_changes(project, tmp
     assert summary(build()) == "validated: none; from cache: 1 exercise"
     page = tmp_path / "site" / "exercises" / EXERCISE / "index.html"
     assert "A sentence added after the first build." in page.read_text()
+    (exercise / "how_it_works.md").write_text("Why it works, added later: $\\cos^2 + \\sin^2 = 1$.\n")
+    assert summary(build()) == "validated: none; from cache: 1 exercise"  # prose, rendered by every build
+    assert "Why it works, added later" in page.read_text()
 
     solution = exercise / "solution.py"
     solution.write_text(solution.read_text() + "\n# a comment changes the reference's source\n")

@@ -152,6 +152,8 @@ def test_a_hidden_formula_must_be_a_pattern_of_the_solution(exercise_dir, patter
 
 
 def test_how_it_works_is_read_when_there(exercise_dir):
+    assert "One clock per column pair" in load_exercise(exercise_dir).how_it_works  # the model exercise has one
+    (exercise_dir / "how_it_works.md").unlink()
     assert load_exercise(exercise_dir).how_it_works is None
     (exercise_dir / "how_it_works.md").write_text("Each pair of columns turns at its own speed.\n")
     assert load_exercise(exercise_dir).how_it_works == "Each pair of columns turns at its own speed.\n"

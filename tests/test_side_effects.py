@@ -36,6 +36,9 @@ CASES = {
     "adds a key": (
         "def f(x, p, rng):\n    p['extra'] = 1\n    return 0.0\n",
         "changed its argument p in place (p: keys were added or removed)"),
+    "puts the keys in another order": (
+        "def f(x, p, rng):\n    p['W'] = p.pop('W')\n    return 0.0\n",
+        "changed its argument p in place (p: the same keys, in another order"),
     "reshapes in place": (
         "def f(x, p, rng):\n    x.shape = (3, 2)\n    return 0.0\n",
         "x went from shape (2, 3) float64 to shape (3, 2) float64"),

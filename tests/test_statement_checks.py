@@ -1,4 +1,5 @@
-"""Statements are checked: runnable examples against the reference, stray `$`, images and relative links."""
+"""Statements are checked: runnable examples against the reference, stray `$`, doubled backslashes and wide inline
+formulas, images and relative links."""
 
 import json
 import re
@@ -10,10 +11,11 @@ import pytest
 
 from grader.exercise import load_all, load_exercise
 from grader.authoring.scaffold import create_exercise
-from grader.authoring.statement_checks import statement_assets
+from grader.authoring.statement_checks import statement_assets, statement_problems
 from grader.authoring.statement_examples import find_examples, outputs_match
 from grader.authoring.validate import validate_exercise
-from markup.lint import Reference, references, stray_dollars
+from markup.lint import (MAX_INLINE_EM, Reference, doubled_backslashes, inline_width_em, references, stray_dollars,
+                         wide_inline_formulas)
 
 ROOT = Path(__file__).resolve().parents[1]
 CDN = "https://cdn.jsdelivr.net/pyodide/v0.27.7/full/"
@@ -34,6 +36,39 @@ def test_a_dollar_left_as_text_is_found_on_its_line():
             "\n"
             "Last: $unclosed\n")
     assert stray_dollars(text) == [2, 10, 12]
+
+
+def test_a_doubled_backslash_before_a_command_is_found_on_its_line():
+    text = ("Fine: $\\mathrm{PE}[t]$ and a line break in\n\n"
+            "$$\n\\begin{aligned} a &= b \\\\ c &= d \\\\\\mathrm{e} \\end{aligned}\n$$\n\n"
+            "Doubled: $x = W_E[i] + \\\\mathrm{PE}[t]$, and `\\\\mathrm` in code is code.\n")
+    assert doubled_backslashes(text) == [(7, "x = W_E[i] + \\\\mathrm{PE}[t]")]
+
+
+def test_inline_formulas_wider_than_the_column_are_found():
+    short = "x_0 = [1, -1, 1, -1] + [0, 1, 0, 1] = [1, 0, 1, 0]"
+    long = "dx = [2, 0, 0, 0] - 0.5 - \\hat{x} \\cdot (-0.5) = [1.5, -0.5, -0.5, -0.5] + [-0.5, -0.5, 0.5, 0.5]"
+    assert inline_width_em(short) < MAX_INLINE_EM < inline_width_em(long)
+    assert inline_width_em("\\cos(s - t)") > inline_width_em("c(s - t)")  # a named function draws its letters
+    text = f"One ${short}$.\n\nTwo ${long}$.\n\n$$\n{long}\n$$\n"  # a display formula may break: not counted
+    assert [(line, formula) for line, formula, _ in wide_inline_formulas(text)] == [(3, long)]
+
+
+def test_formulas_are_checked_in_the_statement_hints_and_how_it_works(tmp_path):
+    folder = create_exercise("demo", tmp_path, draft=False)
+    long = " + ".join(f"w_{{{i}}} x_{{{i}}}" for i in range(12))
+    (folder / "how_it_works.md").write_text(f"Why it works.\n\nAll of it: ${long}$.\n")
+    toml = folder / "exercise.toml"
+    toml.write_text(toml.read_text().replace("hints = [", "hints = [\n  'Doubled: $\\\\mathrm{PE}$',", 1))
+    problems = statement_problems(load_exercise(folder))
+    shown = folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) else folder
+    assert problems[0] == (f"{shown}/exercise.toml: hint 1: the formula `\\\\mathrm{{PE}}` has a doubled backslash "
+                           f"before a command, a line break the page follows with italic letters: write one backslash "
+                           f"(in exercise.toml a \"...\" string needs two, a '...' string one)")
+    assert problems[1].startswith(f"{shown}/how_it_works.md:3: the inline formula `w_{{0}} x_{{0}} + w_{{1}}")
+    assert re.search(r"…` is about [\d.]+ em wide, wider than the statement column \(37.5 em at 1280 px\): make it a "
+                     r"display formula \(\$\$...\$\$, an aligned block for a chain of steps\)", problems[1])
+    assert len(problems) == 2
 
 
 def test_images_and_links_are_read_from_markdown_and_html():
@@ -171,6 +206,7 @@ def test_shipped_statements_have_runnable_examples_and_no_stray_dollars():
     assert len(runnable) >= 10
     assert {"softmax", "gelu", "bpe_train", "layer_norm_backward"} <= set(runnable)
     assert [exercise.id for exercise in exercises if stray_dollars(exercise.statement)] == []
+    assert [problem for exercise in exercises for problem in statement_problems(exercise)] == []
     assert all(not find_examples(exercise.statement)[1] for exercise in exercises)
     assert load_exercise("softmax").statement.count("# -> ") == 5
     aligned = find_examples(load_exercise("softmax").statement)[0][1].outputs[0]

@@ -109,6 +109,15 @@ def test_numpy_integers_where_python_ints_are_asked_say_whether_the_values_are_r
         "ids: the values are right, but they are numpy.int64")
 
 
+def test_a_result_of_none_asks_whether_return_was_forgotten():
+    precision = precision_of(np.ones(2))
+    forgot = "got None (did you forget `return`?)"
+    assert failure(as_float, None, precision, "loss") == f"loss should be a floating-point number, {forgot}"
+    assert failure(as_int, None, "token") == f"token should be an id (an int), {forgot}"
+    assert failure(as_int_list, None, "ids") == f"ids should be a Python list of ints, {forgot}"
+    assert failure(items, None, "f(x)") == f"f(x): expected a tuple, {forgot}"
+
+
 # ---- naming the mistake ----------------------------------------------------------------------------
 
 def test_diagnose_names_the_mistake_the_result_matches():

@@ -10,7 +10,7 @@ bytes) so a failure message can name the mistake.
 
 import numpy as np
 
-from grader.core.checks import fail, type_name
+from grader.core.checks import fail, type_got, type_name
 from grader.core.testkit import diagnose, python_ints
 
 
@@ -105,7 +105,7 @@ def _call(bpe_train, text, n_merges):
     result = bpe_train(text, n_merges)
     if type(result) is not list:
         hint = " (return a list of the pairs)" if type(result) in (tuple, dict) else ""
-        fail(f"{what} should return a list of (a, b) tuples, got {type_name(result)}{hint}")
+        fail(f"{what} should return a list of (a, b) tuples, got {type_got(result)}{hint}")
     python_ints(result, what, expected=lambda: _train(text, n_merges)[0])
     merges = []
     for r, pair in enumerate(list.__iter__(result)):

@@ -190,7 +190,7 @@ def test_shape(causal_attention_backward):
 
 
 def test_hand_checked(causal_attention_backward):
-    """Hand-checked: T = 2, d = 1, q = [[1], [1]], k = [[0], [ln 3]] (weights [1, 0] and [1/4, 3/4])"""
+    """Hand-checked: T = 2, d = 1 (weights [1, 0] and [1/4, 3/4]), and the statement's T = 3 example"""
     q, k = np.array([[1.0], [1.0]]), np.array([[0.0], [math.log(3.0)]])
     v, dout = np.array([[1.0, 0.0], [0.0, 2.0]]), np.array([[1.0, 1.0], [2.0, 0.0]])
     # dv = A^T dout = [[1.5, 1], [1.5, 0]]; dA = dout v^T = [[1, 2], [2, 0]]; dS row 0 = 0, row 1 =

@@ -146,7 +146,7 @@ def test_shape(embedding_backward):
 
 
 def test_hand_checked(embedding_backward):
-    """Hand-checked: ids = [2, 0, 2] with V = 4 adds rows 0 and 2 of dout into row 2"""
+    """Hand-checked: ids = [2, 0, 2] with V = 4 (rows 0 and 2 of dout add up), and the statement's batch example"""
     ids, dout = np.array([2, 0, 2]), np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
     got, _, what = _gradient(embedding_backward, ids, dout, 4)
     want = [[3.0, 4.0], [0.0, 0.0], [6.0, 8.0], [0.0, 0.0]]

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import fail, type_name
+from grader.core.checks import fail, type_got, type_name
 from grader.core.testkit import diagnose
 
 
@@ -206,7 +206,7 @@ def _ids(result, what):
                  f"and dtype {array.dtype}")
         return [int(v) for v in array.tolist()]
     if not issubclass(kind, (list, tuple)):
-        fail(f"{what} should return a list of token ids, got {type_name(result)}")
+        fail(f"{what} should return a list of token ids, got {type_got(result)}")
     out = []
     for index, item in enumerate(list.__iter__(result) if issubclass(kind, list) else tuple.__iter__(result)):
         item_kind = type(item)

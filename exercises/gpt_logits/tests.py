@@ -273,7 +273,7 @@ def test_shape(gpt_logits):
 
 
 def test_no_blocks(gpt_logits):
-    """Hand-checked with no blocks: layer_norm(W_E[ids] + PE) @ W_E.T, repeated ids differ by position"""
+    """No blocks: repeated ids differ by position (a random table), and the statement's hand-checked example"""
     # The same token at every position, random table and final layer norm; V == C, so an untied
     # output layer (x @ W_E) has the right shape too.
     p = _params(10, 6, 6, 0)

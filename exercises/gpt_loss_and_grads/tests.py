@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.checks import as_array, fail, precision_of, type_got
 from grader.core.testkit import as_dict, checked_array, diagnose, expected_got, items, num
 
 EPS = 1e-5
@@ -277,7 +277,7 @@ def _scalar(value, precision, what):
             fail(f"{what} should be a single number, got an array of shape {tuple(array.shape)} "
                  f"(the loss is the mean over positions: one number)")
         return float(array)
-    fail(f"{what} should be a real number (a float), got {type_name(value)}")
+    fail(f"{what} should be a real number (a float), got {type_got(value)}")
 
 
 def _block_grads(raw, i, shapes, precision, what):

@@ -176,7 +176,7 @@ def test_shape(layer_norm_backward):
 
 
 def test_hand_checked(layer_norm_backward):
-    """Hand-checked: x = [-1, -1, 1, 1], gamma = [2, 1, 1, 1], dout = [1, 0, 0, 0], eps = 0"""
+    """Hand-checked: x = [-1, -1, 1, 1], gamma = [2, 1, 1, 1], dout = [1, 0, 0, 0], eps = 0; the statement's example"""
     # mean 0, variance 1, so x_hat = x.  g = dout * gamma = [2, 0, 0, 0], mean(g) = 0.5 and
     # mean(g * x_hat) = -0.5: dx = (g - 0.5 - x_hat * (-0.5)) / 1 = [1, -1, 0, 0].
     x, gamma, dout = np.array([[-1.0, -1.0, 1.0, 1.0]]), np.array([2.0, 1.0, 1.0, 1.0]), np.array([[1.0, 0, 0, 0]])

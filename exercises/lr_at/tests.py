@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.checks import as_array, fail, precision_of, type_got
 from grader.core.testkit import Diagnosis
 
 
@@ -93,7 +93,7 @@ def _call(lr_at, args):
         hint = ""
         if issubclass(kind, int):
             hint = " (with int arguments, return float(min_lr) or float(...) of the result)"
-        fail(f"{what} should return a Python float, got {type_name(result)}{hint}")
+        fail(f"{what} should return a Python float, got {type_got(result)}{hint}")
     return float.__float__(result), what
 
 

@@ -128,7 +128,7 @@ def test_shape(softmax):
 
 
 def test_hand_checked(softmax):
-    """Hand-checked values: softmax([0, ln 3]) = [1/4, 3/4] and softmax([0, ln 2, ln 5]) = [1/8, 2/8, 5/8]"""
+    """Hand-checked values: rows [0, ln 3] and [0, ln 4], [0, ln 2, ln 5] = [1/8, 2/8, 5/8], equal scores"""
     x = np.array([[0.0, math.log(3.0)], [0.0, math.log(4.0)]])
     got = _check(softmax, x)
     for (i, j), want, why in [((0, 0), 0.25, "1 / (1 + 3)"), ((0, 1), 0.75, "3 / (1 + 3)"),

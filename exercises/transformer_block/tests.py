@@ -267,7 +267,7 @@ def test_residual_identity(transformer_block):
 
 
 def test_single_token(transformer_block):
-    """Hand-checked single token (T=1): attention reduces to layer_norm(x) @ W_v @ W_o"""
+    """A single token (T=1): the statement's hand-checked example, and a random block with 2 heads"""
     # The statement's example.  With one token the causal softmax weight is 1, so attention returns
     # LN1(x) @ W_v @ W_o = 0.5 * LN1(x).  LN1([1, 3]) = [-1, 1] / sqrt(1 + 1e-5); then
     # a = [0.5000025, 3.4999975], LN2(a) = [-1, 1] * 1.4999975 / sqrt(1.4999975**2 + 1e-5), and the

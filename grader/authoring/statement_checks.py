@@ -1,4 +1,6 @@
-"""The statement's text checked against its folder: no stray `$`, every image and relative link found.
+"""The statement's text checked against its folder: no stray `$`, every image and relative link found; its
+formulas (and those of the hints and how_it_works.md) with no doubled backslash before a command, and no inline
+formula wider than the statement column.
 
 A relative image or link must point to a file inside the exercise's folder (the build copies it next to
 the page: `statement_assets`) or to another exercise's folder (`../softmax/`, its page on the site). The
@@ -8,8 +10,8 @@ files that make the exercise itself (tests, reference, mutants, ...) are never p
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from grader.exercise import REQUIRED_FILES, ExerciseError
-from markup.lint import references, stray_dollars
+from grader.exercise import HOW_IT_WORKS_FILE, REQUIRED_FILES, ExerciseError
+from markup.lint import MAX_INLINE_EM, doubled_backslashes, references, stray_dollars, wide_inline_formulas
 
 PRIVATE_FOLDERS = ("mutants", "accepted")  # known-wrong and accepted solutions: never shown to learners
 STRAY_DOLLAR = ("a `$` that starts no formula is shown as a dollar sign: close the formula (`$x$`, no space "
@@ -17,17 +19,40 @@ STRAY_DOLLAR = ("a `$` that starts no formula is shown as a dollar sign: close t
 
 
 def statement_problems(exercise):
-    """'file:line: message' for each stray `$` (statement and hints), missing image and dead relative link."""
+    """'file:line: message' for each stray `$` (statement and hints), formula with a doubled backslash or too wide
+    inline (statement, hints and how_it_works.md), missing image and dead relative link."""
     statement = exercise.path / "statement.md"
     problems = [str(ExerciseError(statement, STRAY_DOLLAR, line)) for line in stray_dollars(exercise.statement)]
     for number, hint in enumerate(exercise.hints, start=1):
         if stray_dollars(hint):
             problems.append(str(ExerciseError(exercise.path / "exercise.toml", f"hint {number}: {STRAY_DOLLAR}")))
+    toml = exercise.path / "exercise.toml"
+    texts = [(statement, "", exercise.statement, True)]
+    texts += [(toml, f"hint {number}: ", hint, False) for number, hint in enumerate(exercise.hints, start=1)]
+    if exercise.how_it_works is not None:
+        texts.append((exercise.path / HOW_IT_WORKS_FILE, "", exercise.how_it_works, True))
+    for path, label, text, own_lines in texts:
+        for line, formula in doubled_backslashes(text):
+            problems.append(str(ExerciseError(path, f"{label}{_DOUBLED.format(_short(formula))}",
+                                              line if own_lines else None)))
+        for line, formula, width in wide_inline_formulas(text):
+            problems.append(str(ExerciseError(path, f"{label}{_WIDE.format(_short(formula), width, MAX_INLINE_EM)}",
+                                              line if own_lines else None)))
     for reference in references(exercise.statement):
         _, problem = _resolve(exercise.path, reference)
         if problem:
             problems.append(str(ExerciseError(statement, problem, reference.line)))
     return problems
+
+_DOUBLED = ("the formula `{}` has a doubled backslash before a command, a line break the page follows with italic "
+            "letters: write one backslash (in exercise.toml a \"...\" string needs two, a '...' string one)")
+_WIDE = ("the inline formula `{}` is about {} em wide, wider than the statement column ({} em at 1280 px): "
+         "make it a display formula ($$...$$, an aligned block for a chain of steps) or cut it into shorter ones")
+
+
+def _short(formula, limit=60):
+    formula = " ".join(formula.split())
+    return formula if len(formula) <= limit else formula[:limit - 1] + "…"
 
 
 def statement_assets(exercise):

@@ -6,7 +6,7 @@
 
 - the folder matches the format (the loader's own checks: files, metadata, syntax), the steps it
   uses exist, earlier in its track (grader/track.py), and no exercise beside it has its step;
-- the statement and the hints render (Markdown and LaTeX, as on the site), hold no stray `$`, every image
+- the statement, the hints and how_it_works.md render (Markdown and LaTeX, as on the site), hold no stray `$`, every image
   and relative link of the statement is found, and its runnable examples show what the reference gives
   (grader/authoring/statement_checks.py, grader/authoring/statement_examples.py);
 - the hidden tests load as `check` loads them, each has a docstring, their names (and function names)
@@ -36,7 +36,7 @@ import os
 import time
 from pathlib import Path
 
-from grader.exercise import Exercise, ExerciseError, load_exercise
+from grader.exercise import HOW_IT_WORKS_FILE, Exercise, ExerciseError, load_exercise
 from grader.exercise_rules import mutant_problems, step_problems, tests_problems
 from grader.authoring.reference_runner import run_reference
 from grader.authoring.statement_checks import statement_problems
@@ -178,7 +178,7 @@ def _problem(path, message, line=None):
 
 def _check_markdown(exercise, result):
     problems = []
-    prerender([exercise.statement, *exercise.hints])
+    prerender([exercise.statement, *exercise.hints, *filter(None, [exercise.how_it_works])])
     try:
         render_markdown(exercise.statement)
     except MarkdownError as exc:
@@ -188,7 +188,12 @@ def _check_markdown(exercise, result):
             render_markdown(hint)
         except MarkdownError as exc:
             problems.append(_problem(exercise.path / "exercise.toml", f"hint {number} does not render: {exc.message}"))
-    hints = f"{len(exercise.hints)} hint(s)"
+    if exercise.how_it_works is not None:
+        try:
+            render_markdown(exercise.how_it_works)
+        except MarkdownError as exc:
+            problems.append(_problem(exercise.path / HOW_IT_WORKS_FILE, exc.message, exc.line))
+    hints = f"{len(exercise.hints)} hint(s)" + (f" and {HOW_IT_WORKS_FILE}" if exercise.how_it_works is not None else "")
     result.check(f"statement.md and {hints} render", problems)
 
 

@@ -38,6 +38,12 @@ def type_name(value):
     return type.__dict__["__name__"].__get__(type(value))
 
 
+def type_got(value):
+    """What a "got ..." message calls a value the learner returned: its type's name, and for None a reminder
+    that a function without `return` gives None."""
+    return "None (did you forget `return`?)" if value is None else type_name(value)
+
+
 def precision_of(*inputs):
     """The precision a call with these inputs (the test's own arguments, never the result) calls for.
 
@@ -98,7 +104,7 @@ def as_array(value, precision, *, what="your function's result"):
                         f"test's inputs, not {type_name(precision)}")
     if not issubclass(type(value), np.ndarray):
         hint = " (wrap it with np.array(...))" if issubclass(type(value), (list, tuple)) else ""
-        fail(f"{what} should be a numpy.ndarray, got {type_name(value)}{hint}")
+        fail(f"{what} should be a numpy.ndarray, got {type_got(value)}{hint}")
     # subok=False copies the data into a plain ndarray, dropping any subclass behaviour.
     array = np.array(value, copy=True, subok=False)
     if not np.issubdtype(array.dtype, np.floating):

@@ -131,8 +131,10 @@ def _first_change(before, after, where, depth):
                 return change
         return None
     if type(before) is dict:
-        if type(after) is not dict or list(after) != list(before):
+        if type(after) is not dict or set(after) != set(before):
             return f"{where}: keys were added or removed"
+        if list(after) != list(before):
+            return f"{where}: the same keys, in another order (a dict keeps the order its keys were added in)"
         for key in before:
             change = _first_change(before[key], after[key], f"{where}[{key!r}]", depth + 1)
             if change is not None:

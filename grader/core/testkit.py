@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from grader.core.checks import as_array, fail, precision_of, type_name
+from grader.core.checks import as_array, fail, precision_of, type_got, type_name
 from grader.core.numbers import expected_got, num, num_pair
 
 __all__ = ["Called", "Diagnosis", "as_dict", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many",
@@ -93,7 +93,7 @@ def items(value, what, *, names=None):
     elif issubclass(type(value), list):
         found = tuple(list.__iter__(value))
     else:
-        fail(f"{what}: expected {wanted}, got {type_name(value)}")
+        fail(f"{what}: expected {wanted}, got {type_got(value)}")
     if names is not None and len(found) != len(names):
         fail(f"{what}: expected {wanted}, got {len(found)} value(s)")
     return found
@@ -105,7 +105,7 @@ def as_dict(value, keys, what, *, keys_named=None, others=False):
     ("the twelve keys of p")."""
     keys_named = keys_named or "the keys " + ", ".join(repr(key) for key in keys)
     if type(value) is not dict:
-        fail(f"{what} should be a dict with {keys_named}, got {type_name(value)}")
+        fail(f"{what} should be a dict with {keys_named}, got {type_got(value)}")
     names = list(dict.__iter__(value))
     odd = [name for name in names if type(name) is not str]
     if odd:
@@ -140,7 +140,7 @@ def as_float(value, precision, what, *, shape_hint=None):
         hint = " (return a float: float(...) converts it)"
     elif issubclass(kind, (list, tuple)):
         hint = " (return the number itself, not a container holding it)"
-    fail(f"{what} should be a floating-point number, got {type_name(value)}{hint}")
+    fail(f"{what} should be a floating-point number, got {type_got(value)}{hint}")
 
 
 def as_int(value, what, *, of="an id"):
@@ -157,7 +157,7 @@ def as_int(value, what, *, of="an id"):
         hint = " (return one number, not an array; int(...) converts it)"
     elif issubclass(kind, (float, np.floating)):
         hint = " (an integer is expected, not a float)"
-    fail(f"{what} should be {of} (an int), got {type_name(value)}{hint}")
+    fail(f"{what} should be {of} (an int), got {type_got(value)}{hint}")
 
 
 def as_int_list(value, what, *, item_hint=None, expected=None):
@@ -171,7 +171,7 @@ def as_int_list(value, what, *, item_hint=None, expected=None):
             hint = " (a numpy array: return a Python list, e.g. with .tolist())"
         elif type(value) is tuple:
             hint = " (return a list, not a tuple)"
-        fail(f"{what} should be a Python list of ints, got {type_name(value)}{hint}")
+        fail(f"{what} should be a Python list of ints, got {type_got(value)}{hint}")
     found = list(list.__iter__(value))
     if expected is not None:
         python_ints(found, what, expected=expected)

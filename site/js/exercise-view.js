@@ -1,8 +1,9 @@
-// The exercise page's widgets: editor, Run/Reset, results, progress, hints and the
+// The exercise page's widgets: editor, Run/Reset, results, progress, hints, "How it works" and the
 // solution. mountExercise() sets them up on the exercise now in <main> and returns
 // a function that takes them down again (the site swaps pages without reloading).
 // The last results, the attempt count and the hints shown are
-// kept per exercise in storage, so a reload (or coming back) shows them again.
+// kept per exercise in storage, so a reload (or coming back) shows them again; so are the runs and
+// hints the first pass took (solved-after.js), and which exercise was visited last (the index's "Continue").
 // DOM ids and data attributes: see the site contract.
 import { createEditor, goToLine, showProblems } from "./editor.js";
 import { editorSettings, mountEditorSettings } from "./editor-settings.js";
@@ -12,9 +13,11 @@ import { mountReset } from "./reset-control.js";
 import { parseSavedResults, PASSED_PREFIX, RESULTS_PREFIX, savedResultsText } from "./saved-results.js";
 import { storageGet, storageRemove, storageSet } from "./storage.js";
 import { StorageNotice } from "./storage-notice.js";
+import { parseSolvedAfter, SOLVED_AFTER_PREFIX, solvedAfterText } from "./solved-after.js";
 import { successPanel } from "./success-panel.js";
 
 const SAVE_DELAY_MS = 400;
+const LAST_VISITED_KEY = "mlex:last-visited"; // the id of the exercise page opened last (read by index-view.js)
 
 /** runner: the document's Runner (shared by every page); returns unmount(). */
 export function mountExercise(runner) {
@@ -28,6 +31,7 @@ export function mountExercise(runner) {
   const viewKey = `mlex:view:${exerciseId}`; // {hints: how many are shown}
   const callsKey = `mlex:try:${exerciseId}`; // the "Try your code" box
   const passedKey = `${PASSED_PREFIX}${exerciseId}`; // the latest code that passed: later steps use it (in-scope.js)
+  const solvedAfterKey = `${SOLVED_AFTER_PREFIX}${exerciseId}`; // {runs, hints} of the first pass
   // Absolute now: a run may end after the learner has moved on to another page.
   const specUrl = new URL("grading.json", location.href).href;
   const solutionUrl = new URL("solution.py", location.href).href;
@@ -46,6 +50,7 @@ export function mountExercise(runner) {
   let specRequest = null;
   loadSpec().catch(() => {}); // fetched early; a failure shows when Run is pressed
   const storageNotice = new StorageNotice();
+  storageSet(LAST_VISITED_KEY, exerciseId);
   const inScope = mountInScope((what, save) => storageNotice.save(what, save));
 
   // --- Editor and saved code ---
@@ -112,14 +117,18 @@ export function mountExercise(runner) {
         if (event.event === "start") runtimeStatus.textContent = "Running your code…";
         if (event.event === "test_start") runtimeStatus.textContent = `Running test ${event.index + 1} of ${total}…`;
       }, earlierSteps(spec.uses ?? []));
+      const firstPass = report.passed && storageGet(progressKey) !== "solved";
       recordProgress(report.passed);
       if (report.passed) storageNotice.save("your passing code", () => storageSet(passedKey, source));
       if (!wasCutShort(report, interruption)) storageSet(attemptsKey, String(attempts() + 1));
+      if (firstPass) {
+        storageSet(solvedAfterKey, solvedAfterText(Math.max(attempts(), 1), hintsShown()));
+      }
       const results = savedResultsText(report, interruption, source);
       storageNotice.save("the results of this run", () => storageSet(resultsKey, results));
       showResults(report, interruption, source);
       bringVerdictIntoView();
-      if (report.passed) revealSolution();
+      if (report.passed) revealAfterPass();
       return report;
     } catch (err) {
       renderProblem(resultsPanel, `${err.message} Press Run to try again.`);
@@ -213,8 +222,10 @@ export function mountExercise(runner) {
   function showResults(report, interruption, source) {
     const next = document.querySelector("#track-nav a[rel=next], #track-nav a.to-capstone");
     const extra = report.passed ? successPanel({
-      attempts: Math.max(attempts(), 1),
+      solvedAfter: solvedAfter() ?? { runs: Math.max(attempts(), 1), hints: null }, // null: solved before it was kept
       next: next && { href: next.href, title: next.querySelector(".nav-title")?.textContent ?? next.textContent },
+      capstone: body.dataset.capstoneUrl
+        ? { href: new URL(body.dataset.capstoneUrl, location.href).href, title: body.dataset.capstoneTitle } : null,
       yourCode: source,
       loadReference: body.dataset.revealSolution === "after-pass"
         ? () => fetchOk(solutionUrl).then((response) => response.text()) : null,
@@ -250,6 +261,17 @@ export function mountExercise(runner) {
     return Number.parseInt(storageGet(attemptsKey), 10) || 0;
   }
 
+  // {runs, hints} of the first pass, or null (not passed yet, or passed before the site kept it).
+  function solvedAfter() {
+    const text = storageGet(solvedAfterKey);
+    if (text === null) return null;
+    try {
+      return parseSolvedAfter(text);
+    } catch {
+      return null; // damaged: the next pass writes it again
+    }
+  }
+
   function viewState() {
     const state = parseStored(viewKey);
     return state !== null && typeof state === "object" ? state : {};
@@ -270,13 +292,17 @@ export function mountExercise(runner) {
   hintButton?.addEventListener("click", () => {
     const hint = showHint();
     if (!hint) return;
-    saveViewState({ hints: document.querySelectorAll("#hints ol li:not([hidden])").length });
+    saveViewState({ hints: hintsShown() });
     if (hintButton.hidden) {
       // The button disappeared: keep keyboard focus nearby, on the hint just shown.
       hint.tabIndex = -1;
       hint.focus();
     }
   });
+
+  function hintsShown() {
+    return document.querySelectorAll("#hints ol li:not([hidden])").length;
+  }
 
   // Shows the next hidden hint and returns it (null when all are shown).
   function showHint() {
@@ -286,6 +312,13 @@ export function mountExercise(runner) {
     if (hidden.length === 1) hintButton.hidden = true;
     else hintButton.textContent = "Show another hint";
     return hidden[0];
+  }
+
+  // A pass shows "How it works" (whatever reveal_solution says) and the reference solution (when it is shown).
+  function revealAfterPass() {
+    const howItWorks = document.getElementById("how-it-works");
+    if (howItWorks) howItWorks.hidden = false;
+    revealSolution();
   }
 
   let solutionShown = false;
@@ -315,7 +348,7 @@ export function mountExercise(runner) {
       console.warn("Could not show the saved results:", err);
     }
   }
-  if (storageGet(progressKey) === "solved") revealSolution();
+  if (storageGet(progressKey) === "solved") revealAfterPass();
   showInterruptedRun();
 
   function showInterruptedRun() {

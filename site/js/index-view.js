@@ -1,18 +1,30 @@
-// Index page: each exercise's progress badge and each track's "3 of 19 solved", from what
-// the exercise pages saved in localStorage (mlex:progress:<id> = "solved" | "attempted"),
-// the "Continue" link to the first step not solved, the "Your progress" section that exports
-// and imports it (progress-file.js), and the filters (index-filters.js).
+// Index page: each exercise's progress badge (with what its first pass took: "after 2 runs, 1 hint")
+// and each track's "3 of 19 solved", from what the exercise pages saved in localStorage
+// (mlex:progress:<id> = "solved" | "attempted", mlex:solved-after:<id>), the "Continue" link to where
+// the learner left off, the "Your progress" section that exports and imports it (progress-file.js), and
+// the filters (index-filters.js).
 // (It reads localStorage itself: importing storage.js would cost every page an extra shared chunk.)
 import { mountFilters } from "./index-filters.js";
 import { collectProgress, MAX_FILE_BYTES, mergeProgress, readProgressFile } from "./progress-file.js";
+import { parseSolvedAfter, SOLVED_AFTER_PREFIX, solvedAfterPhrase } from "./solved-after.js";
 
 const LABELS = { solved: "Solved", attempted: "Attempted" };
+const LAST_VISITED_KEY = "mlex:last-visited"; // the exercise page opened last (written by exercise-view.js)
 
-function readProgress(id) {
+function readStored(key) {
   try {
-    return localStorage.getItem(`mlex:progress:${id}`);
+    return localStorage.getItem(key);
   } catch {
     return null; // storage disabled (e.g. some private modes): show no progress
+  }
+}
+
+function readSolvedAfter(id) {
+  const text = readStored(`${SOLVED_AFTER_PREFIX}${id}`);
+  try {
+    return text === null ? null : parseSolvedAfter(text);
+  } catch {
+    return null;
   }
 }
 
@@ -25,18 +37,27 @@ export function mountIndex() {
 
 function showProgress() {
   const counts = { solved: 0, attempted: 0, all: 0 };
-  let nextItem = null; // the first step, in the index's order, not solved yet
+  const unsolved = []; // the steps not solved yet, in the index's order
+  const lastVisited = readStored(LAST_VISITED_KEY);
+  let afterLastVisited = null; // the first step not solved from the one visited last on
+  let seenLastVisited = false;
   for (const track of document.querySelectorAll(".track")) {
     const trackCounts = { solved: 0, attempted: 0 };
     const badges = track.querySelectorAll("[data-progress-for]");
     for (const badge of badges) {
-      const state = readProgress(badge.dataset.progressFor);
+      const id = badge.dataset.progressFor;
+      const state = readStored(`mlex:progress:${id}`);
       const known = Object.hasOwn(LABELS, state ?? "");
       badge.textContent = known ? LABELS[state] : "";
       badge.className = known ? `progress progress-${state}` : "progress";
       const item = badge.closest(".exercise-item");
       item.classList.toggle("is-solved", state === "solved");
-      if (state !== "solved") nextItem ??= item;
+      showSolvedAfter(item, state === "solved" ? readSolvedAfter(id) : null);
+      seenLastVisited ||= id === lastVisited;
+      if (state !== "solved") {
+        unsolved.push(item);
+        if (seenLastVisited) afterLastVisited ??= item;
+      }
       if (known) trackCounts[state] += 1;
     }
     const count = track.querySelector(".track-count");
@@ -55,11 +76,22 @@ function showProgress() {
       : `You have solved ${counts.solved} of ${counts.all} exercises`
         + (counts.attempted ? ` and attempted ${counts.attempted} more.` : ".");
   }
-  showContinue(nextItem, counts.solved + counts.attempted > 0);
+  showContinue(afterLastVisited ?? unsolved[0] ?? null, counts.solved + counts.attempted > 0);
 }
 
-// "Start with step 1: ..." until something is started, then "Continue with step n: ..." (the first
-// step not solved); hidden once every step is solved.
+// "after 2 runs, 1 hint" under the Solved badge (the badge's title says it whole); nothing when not known.
+function showSolvedAfter(item, solvedAfter) {
+  const line = item.querySelector(".solved-after");
+  const phrase = solvedAfter && solvedAfterPhrase(solvedAfter);
+  line.textContent = phrase ? phrase.replace(/^Solved /, "") : "";
+  const badge = item.querySelector(".progress");
+  if (phrase) badge.title = phrase;
+  else badge.removeAttribute("title");
+}
+
+// "Start with step 1: ..." until something is started, then "Continue with step n: ...": where the learner
+// left off, the exercise page opened last when it is not solved, else the first step not solved after it (or,
+// when there is none after it, the first not solved); hidden once every step is solved.
 function showContinue(item, started) {
   const link = document.getElementById("continue-link");
   if (!link) return;
@@ -111,6 +143,7 @@ function mountProgressTransfer() {
       const text = file.size <= MAX_FILE_BYTES ? await file.text() : ""; // a larger one is refused unread
       const exercises = mergeProgress(localStorage, readProgressFile(text, file.size));
       showProgress();
+      document.getElementById("exercise-filters")?.dispatchEvent(new Event("input")); // "Unsolved only" may change
       say(`Imported ${file.name}: code and progress for ${exercises.size} exercise${exercises.size === 1 ? "" : "s"}.`);
     } catch (err) {
       say(`Nothing was imported from ${file.name}. ${err.message}`, true);

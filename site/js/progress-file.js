@@ -10,6 +10,7 @@
 // Saved results are checked as the exercise page checks its own, and code (the latest, the latest passing, a
 // result's source) within the limits of what the page opens (saved-results.js): nothing imported can stall it.
 import { checkCode, parseSavedResults, PASSED_PREFIX, RESULTS_PREFIX, SCOPE_PREFIX } from "./saved-results.js";
+import { parseSolvedAfter, SOLVED_AFTER_PREFIX } from "./solved-after.js";
 
 export const FORMAT = "ml-exercises-progress";
 export const VERSION = 1;
@@ -75,6 +76,13 @@ export function readProgressFile(text, size) {
     }
     if (key.startsWith(SCOPE_PREFIX) && !["reference", "mine"].includes(value)) {
       throw new Error(`The file's entry "${key}" should be "reference" or "mine".`);
+    }
+    if (key.startsWith(SOLVED_AFTER_PREFIX)) {
+      try {
+        parseSolvedAfter(value);
+      } catch (err) {
+        throw new Error(`The file's entry "${key}" is not valid (${err.message}).`);
+      }
     }
     if (key.startsWith(RESULTS_PREFIX)) {
       try {

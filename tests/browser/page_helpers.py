@@ -17,6 +17,20 @@ TEST_NAMES = [
     "Different positions produce different encodings (no collisions)",
     "Larger sequence length still produces a valid table (extrapolation)",
 ]
+# The same table with loops over positions and pairs: another approach than the reference's broadcasting.
+LOOP_SOLUTION = """import math
+import numpy as np
+
+
+def sinusoidal_pe(T, C):
+    pe = np.zeros((T, C))
+    for t in range(T):
+        for i in range(C // 2):
+            angle = t / 10000 ** (2 * i / C)
+            pe[t, 2 * i] = math.sin(angle)
+            pe[t, 2 * i + 1] = math.cos(angle)
+    return pe
+"""
 INFINITE_LOOP = "def sinusoidal_pe(T, C):\n    while True:\n        pass\n"
 # Recursion through a C function (map) overflows the C stack before Python's recursion limit:
 # a segfault in CPython, a fatal error that leaves Pyodide unusable in the browser.

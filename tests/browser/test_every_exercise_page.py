@@ -20,8 +20,9 @@ UNBREAKABLE_ON_PHONES = {
     ("transformer_block_backward", r"\begin{aligned} \bar{W}_2 &= g^\top \overline{\mathrm{out}}"),
 }
 
-# What sticks out of the statement column: display formulas wider than it, and code blocks that scroll
-# sideways; for each, whether it shows that it scrolls (a visible scrollbar and a "scroll" cue).
+# What sticks out of the statement column: display and inline formulas wider than it, and code blocks that scroll
+# sideways; for each formula, whether it shows that it scrolls (a display one: a visible scrollbar and a "scroll"
+# cue; an inline one: a visible scrollbar and the fade at the edge where more is hidden).
 TOO_WIDE = """async () => {
     await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));  // scroll-boxes.js
     const statement = document.getElementById("statement");
@@ -31,11 +32,17 @@ TOO_WIDE = """async () => {
     const affordance = box => box.classList.contains("scroll-box") && box.dataset.more === "right"
         && getComputedStyle(box, "::after").content.includes("scroll")
         && getComputedStyle(box).scrollbarWidth !== "none";
+    const inlineAffordance = box => box.classList.contains("scroll-box") && box.dataset.more === "right"
+        && getComputedStyle(box).maskImage.includes("gradient") && getComputedStyle(box).scrollbarWidth !== "none";
     return {
         width: statement.getBoundingClientRect().width,
         formulas: [...statement.querySelectorAll(".math-display")].filter(wide)
             .map(box => ({latex: latex(box), scrollWidth: box.scrollWidth, clientWidth: box.clientWidth,
                           affordance: affordance(box)})),
+        inline: [...statement.querySelectorAll("math:not([display='block'])")]
+            .filter(math => !math.closest(".math-display")).filter(wide)
+            .map(math => ({latex: latex(math), scrollWidth: math.scrollWidth, clientWidth: math.clientWidth,
+                           affordance: inlineAffordance(math)})),
         code: [...statement.querySelectorAll("pre")].filter(wide).map(box => box.textContent.slice(0, 80)),
     };
 }"""
@@ -54,9 +61,11 @@ def statement_overflow(page, exercise_id):
         assert measured["width"] > 0, f"{exercise_id}: the statement is not shown at {name} px"
         formulas = [f for f in measured["formulas"]
                     if name == "1280" or not (f["affordance"] and unbreakable(exercise_id, f["latex"]))]
+        # At 1280 px every inline formula fits; on a phone a long one may scroll, showing that it does.
+        inline = [f for f in measured["inline"] if name == "1280" or not f["affordance"]]
         code = measured["code"] if name == "390" else []
-        if formulas or code:
-            found[name] = {"formulas": formulas, "code blocks": code}
+        if formulas or inline or code:
+            found[name] = {"formulas": formulas, "inline formulas": inline, "code blocks": code}
     return found
 
 
@@ -78,6 +87,7 @@ def test_each_exercise_page_shows_its_starter_and_accepts_its_solution(page, bas
         page.go_back()
         page.wait_for_function("document.body.dataset.exerciseId === undefined")
     assert not wrong, json.dumps(wrong, indent=1)
-    # At 1280 px no display formula is wider than the statement; on a phone none is either, but for the
-    # tables that cannot break, which show that they scroll; no statement code block scrolls sideways.
+    # At 1280 px no formula, display or inline, is wider than the statement; on a phone no display formula is
+    # either, but for the tables that cannot break, which show that they scroll, and an inline formula wider than
+    # the column shows that it scrolls; no statement code block scrolls sideways.
     assert not too_wide, json.dumps(too_wide, indent=1)

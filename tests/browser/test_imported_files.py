@@ -83,11 +83,11 @@ def test_code_at_the_limits_opens_and_compares_without_a_stall(page, base_url, p
     wait_for_editor(page)
     assert page.evaluate("window.editorView.state.doc.toString()") == code
     page.click(".compare-button")
-    page.locator(".diff-dialog .diff-sides").wait_for()
+    page.locator(".diff-dialog .side-by-side").wait_for()
     assert page.locator(".diff-verdict").inner_text() == (
         "Too long to compare line by line (10,000 lines in yours, "
         f"{SOLUTION.count(chr(10)):,} lines in the reference): here are both in full.")
-    assert page.locator(".diff-side pre").first.inner_text().count("\n") >= MAX_SOURCE_LINES - 1
+    assert page.locator(".side-by-side-plain").first.inner_text().count("\n") >= MAX_SOURCE_LINES - 1
     page.keyboard.press("Escape")
     wait_until_ready(page)
     assert max(page.evaluate("window.longTasks"), default=0) < LONGEST_TASK_MS

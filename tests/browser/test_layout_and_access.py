@@ -238,6 +238,7 @@ def test_index_shows_progress_and_exports_and_imports_it(page, base_url, tmp_pat
              "mlex:progress:token_embedding": "solved", "mlex:scratch:softmax": "print(softmax([1, 2]))"}
     page.evaluate("entries => Object.entries(entries).forEach(([k, v]) => localStorage.setItem(k, v))", saved)
     follow_link(page, "#track-build-gpt .exercise-link")  # and back by the site's own link: the index updates
+    saved["mlex:last-visited"] = "token_embedding"  # the exercise page opened last, where Continue starts from
     page.locator(".site-name").click()
     page.wait_for_function("document.querySelector('.track-count')?.textContent.includes('solved')")
     assert track_counts(page) == [f"2 of {steps} solved · 1 attempted"]
@@ -260,7 +261,7 @@ def test_index_shows_progress_and_exports_and_imports_it(page, base_url, tmp_pat
     exported = json.loads(exported_text.read_text())
     assert exported["format"] == "ml-exercises-progress" and exported["version"] == 1
     assert exported["entries"] == saved
-    assert "Exported 6 saved values" in page.locator("#progress-message").inner_text()
+    assert "Exported 7 saved values" in page.locator("#progress-message").inner_text()
 
     # Bad files: a message that says what is wrong, and nothing changes.
     page.evaluate("localStorage.setItem('mlex:code:gelu', 'here before')")

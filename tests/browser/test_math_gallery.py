@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from markup.lint import MAX_INLINE_EM, inline_width_em
 from markup.markdown import render_markdown
 from math_gallery import GALLERY, gallery_markdown
 
@@ -80,6 +81,32 @@ def test_long_formulas_scroll_instead_of_widening_the_phone_page(open_gallery):
         return math.parentElement.scrollWidth > math.parentElement.clientWidth;
     }""", LONG_FORMULA)
     assert scrolls  # within its own box
+    inline_scrolls = page.evaluate("""latex => {
+        const math = [...document.querySelectorAll("p math")]
+            .find(m => m.querySelector("annotation").textContent === latex);
+        const column = document.getElementById("statement").getBoundingClientRect();
+        const box = math.getBoundingClientRect();
+        return math.scrollWidth > math.clientWidth && box.left >= column.left && box.right <= column.right + 0.5;
+    }""", LONG_FORMULA)
+    assert inline_scrolls  # the inline one too, inside the column
+
+
+def test_the_build_refuses_an_inline_formula_wider_than_the_column_at_1280(open_gallery):
+    """What markup.lint estimates is wide is wide: the formulas it lets through fit the 1280 px column, those it
+    refuses do not (measured on both sides of MAX_INLINE_EM)."""
+    page = open_gallery("desktop")
+    column = 596  # the statement column of an exercise page at 1280 px, with the panes at their default split
+    for latex, refused in ((" + ".join(f"w_{{{i}}} x_{{{i}}}" for i in range(9)), False),
+                           ("x_0 = [1, -1, 1, -1] + [0, 1, 0, 1] = [1, 0, 1, 0]", False),
+                           (" + ".join(f"w_{{{i}}} x_{{{i}}}" for i in range(14)), True),
+                           (LONG_FORMULA, True)):
+        assert (inline_width_em(latex) > MAX_INLINE_EM) is refused, latex
+        page.evaluate("html => { const p = document.createElement('div'); p.id = 'probe'; p.innerHTML = html; "
+                      "p.style.width = '596px'; document.getElementById('statement').append(p); }",
+                      render_markdown(f"${latex}$"))
+        width = page.evaluate("document.querySelector('#probe math').scrollWidth")
+        page.evaluate("document.getElementById('probe').remove()")
+        assert (width > column) is refused, (latex, width, column)
 
 
 @pytest.mark.skipif(not os.environ.get("MATH_GALLERY_SCREENSHOTS"), reason="MATH_GALLERY_SCREENSHOTS is not set")

@@ -31,8 +31,8 @@ from grader.checker.supervisor import Grader, Limits
 from grader.cli import importable_as_in_the_browser
 from grader.exercise import load_exercise
 from grader.track import reference_steps
-from page_helpers import (EXERCISES, HONEST_SUBMISSIONS, ROOT, SOLUTION, STACK_OVERFLOW, TEST_NAMES, grade_in_page,
-                          set_time_limit, verdict)
+from page_helpers import (EXERCISES, HONEST_SUBMISSIONS, LOOP_SOLUTION, ROOT, SOLUTION, STACK_OVERFLOW, TEST_NAMES,
+                          grade_in_page, set_time_limit, verdict)
 
 EXERCISE = EXERCISES / "sinusoidal_pe"
 TIME_LIMIT = 3
@@ -58,19 +58,7 @@ MISSING_FROM_PYODIDE = {
 
 EXTRA_SUBMISSIONS = {
     "vectorised": SOLUTION,
-    "loop": """import math
-import numpy as np
-
-
-def sinusoidal_pe(T, C):
-    pe = np.zeros((T, C))
-    for t in range(T):
-        for i in range(C // 2):
-            angle = t / 10000 ** (2 * i / C)
-            pe[t, 2 * i] = math.sin(angle)
-            pe[t, 2 * i + 1] = math.cos(angle)
-    return pe
-""",
+    "loop": LOOP_SOLUTION,
     "float32": SOLUTION.replace("return pe", "return pe.astype(np.float32)"),
     "syntax error": "def sinusoidal_pe(T, C)\n    return None\n",
     "exception": "def sinusoidal_pe(T, C):\n    raise ValueError('not yet')\n",

@@ -90,7 +90,7 @@ def test_success_panel_and_what_survives_a_reload(open_exercise, page):
     set_code(page, SOLUTION)
     assert run_and_wait(page).startswith("6/6 tests passed")
     panel = page.locator("#results .success-panel")
-    assert panel.locator(".success-attempts").inner_text() == "Solved after 1 run of the tests."
+    assert panel.locator(".success-attempts").inner_text() == "Solved after 1 run, 1 hint."
     assert panel.locator(".next-step").get_attribute("href") == page.locator("#track-nav a[rel=next]").evaluate(
         "a => a.href")
     # The comparison: a dialog with the line diff, every line shared; Escape closes it, back on its button.
@@ -109,7 +109,7 @@ def test_success_panel_and_what_survives_a_reload(open_exercise, page):
     assert [page.locator("#hints ol > li").nth(i).is_visible() for i in range(2)] == [True, False]
     page.locator("#solution").wait_for(state="visible")
     assert run_and_wait(page).startswith("6/6 tests passed")
-    assert panel.locator(".success-attempts").inner_text() == "Solved after 2 runs of the tests."
+    assert panel.locator(".success-attempts").inner_text() == "Solved after 1 run, 1 hint."  # the first pass's
 
     # The track's last step (reached in-page, so Python stays warm): its next step is the track's capstone.
     last = max((e for e in load_all(EXERCISES) if e.track == "build-gpt"), key=lambda e: e.step).id
@@ -118,6 +118,6 @@ def test_success_panel_and_what_survives_a_reload(open_exercise, page):
     set_code(page, (EXERCISES / last / "solution.py").read_text())
     run_and_wait(page)
     assert page.locator("#results .summary.passed").count() == 1
-    assert panel.locator(".next-step").inner_text() == "Next step → Your GPT learns"
+    assert panel.locator(".next-step").inner_text() == "Capstone → Your GPT learns"
     assert panel.locator(".next-step").get_attribute("href").endswith("/capstone/")
     assert panel.locator(".track-complete").count() == 0

@@ -65,7 +65,7 @@ def test_stopped_and_timed_out_runs_are_not_attempts(open_exercise, page):
     run_and_wait(page)
     set_code(page, SOLUTION)
     run_and_wait(page)
-    assert page.locator(".success-attempts").inner_text() == "Solved after 2 runs of the tests."
+    assert page.locator(".success-attempts").inner_text() == "Solved after 2 runs, no hints."
 
 
 def test_a_run_cut_by_a_reload_says_so_once(open_exercise, page):
