@@ -108,17 +108,25 @@ def _exercise(exercise_id, weight, students):
     e = escape
     records = [s.records[exercise_id] for s in students]
     names = [t["name"] for t in records[0]["tests"]] if records else []
-    rows = []
+    rows, buggy = [], []
     for index, name in enumerate(names):
         outcomes = [(s.shown_name, s.records[exercise_id]["tests"][index]) for s in students]
         passed = sum(test["status"] == "passed" for _, test in outcomes)
-        stuck = [student for student, test in outcomes if test["status"] != "passed"]
+        stuck = [student for student, test in outcomes if test["status"] != "passed" and not test.get("exercise_bug")]
+        not_graded = sum(bool(test.get("exercise_bug")) for _, test in outcomes)
         rate = passed / len(outcomes)
         worth = points(weight * records[0]["tests"][index]["max_score"])
         rows.append(f'<tr><td>{e(name)}</td><td class="num">{worth}</td><td>{_bar(rate)}</td>'
                     f'<td class="num">{100 * rate:.0f}% ({passed}/{len(outcomes)})</td><td>{_names(stuck)}</td></tr>')
+        if not_graded:
+            buggy.append(f"<li><strong>{e(name)}</strong>: its own code failed on {not_graded} student(s)' "
+                         "submissions</li>")
     missing = sum("missing" in r for r in records)
     note = f'<p class="muted">{missing} student(s) without a gradable file (0 points).</p>' if missing else ""
+    if buggy:
+        note += ('<p class="stuck">The exercise has a bug: these tests were not graded where their own code failed '
+                 "(left out of those students' scores, never counted against them); fix tests.py and grade "
+                 f"again.</p><ul>{''.join(buggy)}</ul>")
     weighted = f" (×{points(weight)})" if weight != 1 else ""
     return [f'<h2 id="{_anchor(exercise_id)}">{e(exercise_id)}</h2>', note, '<div class="scroll"><table>',
             f'<tr><th>Test</th><th class="num">Points{weighted}</th><th>Pass rate</th><th class="num"></th>'
@@ -250,7 +258,7 @@ def _where(record, weight):
         return f'{score} <span class="stuck">{e(record["missing"])}</span>'
     if record["error"]:
         return f'{score} <span class="stuck">could not load: {e(first_line(record["error"], 80))}</span>'
-    stuck = next((t for t in record["tests"] if t["status"] != "passed"), None)
+    stuck = next((t for t in record["tests"] if t["status"] != "passed" and not t.get("exercise_bug")), None)
     if stuck is None:
         return f'{score} <span class="done">all passed</span>'
     return f'{score} <span class="stuck">stuck at: {e(stuck["name"])} ({e(stuck["status"])})</span>'
