@@ -128,8 +128,9 @@ export class ReportBuilder {
       return { ...test, stdout: this.testStdout.get(index)?.text() ?? "",
         score: test.status === "passed" ? worth : 0, max_score: worth };
     });
+    const graded = tests.filter((t) => !t.exercise_bug);
     return { exercise: this.exerciseId, passed: passes(error, tests), error, tests, stdout: this.stdout.text(),
-      score: total(tests.map((t) => t.score)), max_score: total(tests.filter((t) => !t.exercise_bug).map((t) => t.max_score)) };
+      score: total(tests.map((t) => t.score)), max_score: total(graded.map((t) => t.max_score)) };
   }
 }
 

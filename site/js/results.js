@@ -119,7 +119,8 @@ function card(group, onLine) {
   const name = group.length === 1 ? first.name
     : `${group.length} tests, ${notGraded ? "not graded" : notRun ? "not run" : "same message"}:`;
   // The spaces keep the words apart for screen readers and unstyled text.
-  const row = element("li", { className: `result-row ${first.status}${notGraded ? " not-graded" : notRun ? " not-run" : ""}` },
+  const kind = notGraded ? " not-graded" : notRun ? " not-run" : "";
+  const row = element("li", { className: `result-row ${first.status}${kind}` },
     iconNode, " ",
     element("span", { className: "result-status" }, label), " ",
     element("span", { className: "result-name" }, name));
