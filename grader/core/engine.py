@@ -19,8 +19,9 @@ Either way a test sees a plain callable named like the entry function, an
 exception raised by the learner's code reaches the test as an exception of
 the same built-in type (so `except IndexError:` works), and an exception that
 the test lets through is the learner's error, not a failed check: its message
-always starts with "Your code raised" or "Your result raised", words of the
-engine's own, so that no text the learner's code chooses reads as the grader's.
+introduces the learner's text with "Your code raised" or "Your result raised"
+(after what the test said about the call, if anything), words of the engine's
+own, so that no text the learner's code chooses reads as the grader's.
 Any other exception a test raises comes from its own code: the exercise is
 broken, so the test is an error that says so ("Not graded: the exercise has a
 bug ..."), and its event carries `test_code_error` (the tests.py line and
@@ -111,9 +112,10 @@ class LearnerRaised:
     """Mixed into the exception a test receives when the learner's code raised one.
 
     `description` is the learner-facing text: the exception and the traceback
-    trimmed to the learner's own lines.
+    trimmed to the learner's own lines. `context`: what the test says about the call, shown before it.
     """
     description = ""
+    context = ""
 
 
 class TestCodeStopped(BaseException):
@@ -294,8 +296,9 @@ def _verdict(exc, tests_filename):
     if isinstance(exc, LearnerStopped):
         return exc.status, exc.message, None
     if isinstance(exc, LearnerRaised):
-        # The description may come from the learner's process: these first words are the engine's.
-        return "error", f"Your code raised {exc.description}", None
+        # The description may come from the learner's process: the words that introduce it are the engine's.
+        context = f"{exc.context}\n" if exc.context else ""
+        return "error", f"{context}Your code raised {exc.description}", None
     frames = _frames(exc)
     if isinstance(exc, KeyboardInterrupt) or any(_is_learners(frame.filename) for frame in frames):
         # Raised by the learner's code outside a call (a method of the result it returned), or a stop.
