@@ -12,7 +12,7 @@ from pathlib import Path
 from grader.instructor.assignment import AssignmentError, from_exercises, load_assignment
 from grader.instructor.batch import BatchError, Progress, find_learners, read_records, run_batch, summarize
 from grader.instructor.classfolder import describe as describe_layout
-from grader.instructor.classfolder.times import read_times
+from grader.instructor.classfolder.times import read_times, records_with_times
 from grader.pyodide.modules import BrowserModulesError, importable_modules
 from grader.instructor.roster import read_roster
 from grader.checker.executors import ExecutorError, executor_address, make_executor
@@ -28,7 +28,7 @@ from grader.instructor.outputs.atomic import write_atomically
 from grader.instructor.overrides import OverrideError, load_overrides
 from grader.instructor.overrides import check as check_overrides
 from grader.authoring.scaffold import DEFAULT_TRACK, ScaffoldError, create_exercise
-from grader.instructor.similarity import DEFAULT_THRESHOLD, boilerplate_of, document, similar_pairs
+from grader.instructor.similarity import DEFAULT_THRESHOLD, boilerplate_of, document, similar_code, standing_for
 from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, accepted_names, display, read_source
 from grader.instructor.tables import TableError
 from grader.text import printable
@@ -104,9 +104,7 @@ def _parser():
     batch.add_argument("--roster", type=Path, metavar="FILE",
                        help="the class roster, a CSV with columns id, name and optionally email, login, sis_id, "
                             "section: joins the students, gives 0 to those with no submission, lists the others")
-    batch.add_argument("--times", type=Path, metavar="FILE",
-                       help="submission times, a CSV with columns id and submitted_at (ISO 8601 with an offset); "
-                            "they replace the times the export has")
+    _add_times_option(batch, "they replace the times the export has")
     batch.add_argument("--entry-file", type=_file_name, metavar="FILE",
                        help="in a learner's folder, the file to grade when it holds several .py files "
                             "(e.g. submission.py)")
@@ -117,9 +115,12 @@ def _parser():
     report.add_argument("results", type=Path, help="a results file written by `batch`")
     report.add_argument("--reports", type=Path, metavar="DIR", required=True, help="where to write them")
     report.add_argument("--similarity", type=Path, metavar="FILE",
-                        help="a similarity.json written by `similar`: its pairs get a section in report.html")
+                        help="a similarity.json written by `similar`: its groups and pairs get a section in "
+                             "report.html")
     _add_assignment_options(report)
     _add_overrides_option(report)
+    _add_times_option(report, "with the assignment's due date, they decide the late penalties again; the results "
+                              "keep the times they were graded with")
     report.set_defaults(command=run_report)
 
     scope = commands.add_parser("gradescope", help="build Gradescope's autograder zip (build), or grade inside it "
@@ -140,8 +141,8 @@ def _parser():
     _add_limit_options(scope)
     scope.set_defaults(command=run_gradescope)
 
-    similar = commands.add_parser("similar", help="flag pairs of submissions of an exercise that share much of "
-                                                  "their code (grades are not changed)",
+    similar = commands.add_parser("similar", help="flag the students whose code for an exercise is the same (as "
+                                                  "groups) or shares much (as pairs); grades are not changed",
                                   usage="python -m grader similar [options] EXERCISE FOLDER\n"
                                         "       python -m grader similar [options] FOLDER "
                                         "(--exercise EXERCISE ... | --assignment FILE)")
@@ -214,6 +215,12 @@ def _add_overrides_option(parser):
     parser.add_argument("--overrides", type=Path, metavar="FILE",
                         help="a CSV file of points changed by hand (student,exercise,test,points,reason), applied "
                              "to the reports and shown there as overrides; the results keep the graded points")
+
+
+def _add_times_option(parser, what):
+    parser.add_argument("--times", type=Path, metavar="FILE",
+                        help="submission times, a CSV with columns id and submitted_at (ISO 8601 with an "
+                             f"offset); {what}")
 
 
 def _add_limit_options(parser):
@@ -327,7 +334,8 @@ def assignment_from(args, required=True):
 
 
 def read_submission(path):
-    """The submission's source text, or UsageError naming the file and the problem."""
+    """(the submission's source text, [notes: a notebook's IPython lines dropped]), or UsageError naming the
+    file and the problem."""
     try:
         return read_source(path)
     except SubmissionError as exc:
@@ -338,13 +346,15 @@ def run_check(args):
     exercise = load_exercise(args.exercise)
     earlier = reference_steps(exercise)  # offline the steps it uses are the references: a mark is about this step
     test_names = [test.name for test in ensure_valid(exercise)]  # the rules `validate` and the build apply
-    source = read_submission(args.submission)
+    source, notes = read_submission(args.submission)
     sandbox = Sandbox(args.sandbox, hide=[exercise.path], warn=lambda text: print(text, file=sys.stderr))
     try:
         grader = Grader(exercise.grading_spec(), limits_from(args, exercise), sandbox, test_names, earlier)
         report = grader.grade(source)
     finally:
         sandbox.close()
+    if notes:
+        report["notes"] = notes
     if args.json:
         print(json.dumps(report, ensure_ascii=True, allow_nan=False))
     else:
@@ -399,8 +409,8 @@ def run_batch_command(args):
     if args.reports:
         check_overrides(overrides, records, args.overrides)
         write_outputs(records, Plan.of(assignment, overrides), args.reports, summary)
-        print(f"Reports: {args.reports}/ (gradebook.csv, canvas_import.csv, moodle_import.csv, report.html, "
-              "junit.xml, summary.txt, feedback/, feedback_moodle.zip, gradescope/)")
+        print(f"Reports: {args.reports}/ (gradebook.csv, canvas_import.csv, moodle_import.csv, not_imported.csv, "
+              "report.html, junit.xml, summary.txt, feedback/, feedback_moodle.zip, gradescope/)")
     return EXIT_PASSED
 
 
@@ -414,6 +424,14 @@ def run_report(args):
     if unknown:
         raise UsageError(f"{args.results}: holds results of {', '.join(map(repr, unknown))}, "
                          "which the assignment does not list")
+    if args.times:
+        times = read_times(args.times)
+        if plan.late is None:
+            raise UsageError(f"{display(args.times)}: submission times decide late penalties, and no due date is "
+                             "given: add the --assignment whose file sets `due`")
+        records, unknown = records_with_times(records, times)
+        for student_id in unknown:
+            print(f"warning: --times: no student has the id {printable(student_id)}", file=sys.stderr)
     similarity = similarity_of(args.similarity, records, plan) if args.similarity else None
     test_names = {}
     for record in records:
@@ -433,24 +451,27 @@ def run_similar(args):
         for learner in learners:
             if learner.exercise_id == part.exercise.id:
                 try:
-                    _, source = learner.submission.read()
+                    _, source, _ = learner.submission.read()
                 except SubmissionError as exc:
                     if not exc.reason.endswith("no such file"):
                         not_read.append((learner.submission.name, learner.submission.reason(exc)))
                     continue
                 documents.append(document(learner.submission.name, source, boilerplate))
-        results[part.exercise.id] = (len(documents), similar_pairs(documents, args.threshold))
-    if all(compared < 2 for compared, _ in results.values()):
-        found = ", ".join(f"{compared} {exercise_id} file(s)" for exercise_id, (compared, _) in results.items())
+        results[part.exercise.id] = (len(documents), *similar_code(documents, args.threshold))
+    if all(compared < 2 for compared, _, _ in results.values()):
+        found = ", ".join(f"{compared} {exercise_id} file(s)" for exercise_id, (compared, _, _) in results.items())
         raise UsageError(f"{display(folder)}: nothing to compare: {found}; two submissions of an exercise are needed")
     write_atomically(args.reports / "similarity.json", similarity_file.render(results, args.threshold))
     write_atomically(args.reports / "similarity.html",
                      similarity_view.render(results, args.threshold, assignment.title))
-    for exercise_id, (compared, pairs) in results.items():
-        print(f"{exercise_id}: {compared} submission(s) compared, {len(pairs)} pair(s) at or above "
-              f"{100 * args.threshold:.0f}%")
+    for exercise_id, (compared, groups, pairs) in results.items():
+        print(f"{exercise_id}: {compared} submission(s) compared: {len(groups)} group(s) of the same code, "
+              f"{len(pairs)} pair(s) at or above {100 * args.threshold:.0f}%")
+        for group in groups:
+            print(f"  100%  the same code ({len(group)}): " + ", ".join(printable(doc.name) for doc in group))
         for pair in pairs:
-            print(f"  {100 * pair.highest:3.0f}%  {printable(pair.first.name)} and {printable(pair.second.name)}")
+            print(f"  {100 * pair.highest:3.0f}%  {printable(standing_for(pair.first, groups))} and "
+                  f"{printable(standing_for(pair.second, groups))}")
     if not_read:
         print(f"\nNot compared ({len(not_read)}):\n" + "\n".join(f"  {printable(name)}: {printable(reason)}"
                                                                for name, reason in sorted(not_read)))
@@ -468,8 +489,10 @@ def similarity_of(path, records, plan):
     if unknown:
         raise UsageError(f"{display(path)}: about {', '.join(map(repr, unknown))}, which the results do not hold")
     graded = {record["submission"] for record in records}
-    strangers = sorted({pair[side] for found in similarity["exercises"].values() for pair in found["pairs"]
-                        for side in ("first", "second")} - graded)
+    named = {name for found in similarity["exercises"].values() for group in found["groups"] for name in group}
+    named |= {pair[side] for found in similarity["exercises"].values() for pair in found["pairs"]
+              for side in ("first", "second")}
+    strangers = sorted(named - graded)
     if strangers:
         raise UsageError(f"{display(path)}: names {len(strangers)} submission(s) not in the results, e.g. "
                          f"{printable(strangers[0])!r}: was it made from another class folder?")
@@ -511,15 +534,25 @@ def grade_for_gradescope(args):
     if not submission.is_dir():
         raise UsageError(f"{submission}: not a folder (Gradescope puts the student's files in "
                          "/autograder/submission)")
+    # The exercises' folders (hidden tests, references, those of the steps used too) are never readable by
+    # learner code: under bubblewrap they are not in its view, else it runs as nobody, who must not read them.
+    secret = [step.path for part in assignment.parts for step in [part.exercise, *used_steps(part.exercise)]]
     with tempfile.TemporaryDirectory() as work:
         out = Path(work) / "results.jsonl"
-        hidden = [part.exercise.path for part in assignment.parts] + [work, submission]
-        executor = make_executor("local", os.cpu_count() or 1, args.sandbox, hide=hidden,
-                                 warn=lambda text: print(text, file=sys.stderr))
-        records, _, _ = run_batch(assignment, submission, out, lambda exercise: limits_from(args, exercise),
-                                  executor, False, Progress(show_exercise=True), student="submission")
+        executor = make_executor("local", os.cpu_count() or 1, args.sandbox, hide=[*secret, work, submission],
+                                 warn=lambda text: print(text, file=sys.stderr), secret=secret)
+        try:
+            records, _, _ = run_batch(assignment, submission, out, lambda exercise: limits_from(args, exercise),
+                                      executor, False, Progress(show_exercise=True), student="submission")
+        except SandboxError as exc:
+            write_atomically(results, gradescope.render_not_graded(
+                "The autograder could not grade your submission safely here and graded nothing: "
+                f"{exc}. Tell your instructor."))
+            raise
+    how = f"Your code ran {executor.sandbox.learner_runs()}; it could not read the autograder's tests."
+    print(how)
     student, = class_results(records, Plan.of(assignment))
-    write_atomically(results, gradescope.render(student, Plan.of(assignment)))
+    write_atomically(results, gradescope.render(student, Plan.of(assignment), note=how))
     print(f"{student.total:g}/{student.max_total:g} points; results: {results}")
     # A file that is there but refused (a link, a FIFO, not UTF-8, ...) is a problem to see: exit 2, after
     # results.json (0 points for it, with the reason) is written for the student.
@@ -615,6 +648,7 @@ def format_report(report, title):
     """The report as text; what came from the learner's code cannot pass for the grader's own lines."""
     marks = _marks()
     lines = [f"{title} ({report['exercise']})"]
+    lines += [_indent(f"Note: {printable(note)}", "  ") for note in report.get("notes", ())]
     if report["error"]:
         lines.append(_indent(f"Error: {printable(report['error'])}", "  "))
     for test in report["tests"]:

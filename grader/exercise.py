@@ -8,6 +8,7 @@ An exercise is a folder `exercises/<id>/` holding:
     tests.py        hidden tests: functions test_*(<entry>), docstring first line = name
     mutants/*.py    known-wrong solutions the hidden tests must reject
     accepted/*.py   other correct solutions the hidden tests must accept (optional)
+    how_it_works.md the method behind the step, Markdown with math, shown once the learner passes (optional)
 
 Every problem is reported as an `ExerciseError` naming the file (and the line,
 where there is one) and what is wrong; every problem of exercise.toml at once
@@ -54,8 +55,10 @@ METADATA = {
     "uses": (list, False, []),
     "part": (str, False, None),
     "draft": (bool, False, False),
+    "hidden_formulas": (list, False, []),
 }
 REQUIRED_FILES = ("exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py")
+HOW_IT_WORKS_FILE = "how_it_works.md"
 MAX_SUMMARY_CHARS = 120  # one line under the title on the index
 MAX_FILE_BYTES = 1_000_000  # per file: far above any real exercise, small enough to load and compile at once
 
@@ -133,6 +136,10 @@ class Exercise:
     uses: tuple    # ids of the earlier steps of the track whose entry functions the learner's code may call
     part: str | None  # the named part of its track it belongs to (the index groups steps by part)
     draft: bool       # previewed by `build.py serve`, left out of the site `build.py` publishes
+    # Regular expressions for the code of the formula the step exists to teach: solution.py holds each,
+    # starter.py none (the learner finds the method; hints may lead to it).
+    hidden_formulas: tuple
+    how_it_works: str | None  # how_it_works.md: the method, for after a pass
 
     def grading_spec(self):
         return GradingSpec(exercise_id=self.id, entry=self.entry, tests_source=self.tests_source,
@@ -186,11 +193,15 @@ def load_exercise(name_or_path, root=EXERCISES_DIR):
     for name in ("starter.py", "solution.py", "tests.py"):
         _check_compiles(folder / name, texts[name])
     _check_entry_defined(folder, metadata["entry"], texts["solution.py"])
+    _check_hidden_formulas(folder, metadata["hidden_formulas"], texts["starter.py"], texts["solution.py"])
+    how_it_works = folder / HOW_IT_WORKS_FILE
     return Exercise(
         path=folder, statement=texts["statement.md"], starter=texts["starter.py"],
         solution=texts["solution.py"], tests_source=texts["tests.py"], mutants=_solutions(folder / "mutants"),
         accepted=_solutions(folder / "accepted"),
         tags=tuple(metadata.pop("tags")), hints=tuple(metadata.pop("hints")), uses=tuple(metadata.pop("uses")),
+        hidden_formulas=tuple(metadata.pop("hidden_formulas")),
+        how_it_works=_read_text(how_it_works) if how_it_works.is_file() else None,
         **metadata,
     )
 
@@ -321,7 +332,7 @@ def _check_values(meta, folder, error):
                                                                           and not 0 < limit <= meta["time_limit"]):
         error("test_time_limit", f"test_time_limit should be more than 0 and at most time_limit "
                                  f"({meta['time_limit']:g} s), not {meta['test_time_limit']}")
-    for key in ("tags", "hints"):
+    for key in ("tags", "hints", "hidden_formulas"):
         item = next((item for item in meta.get(key, ()) if not isinstance(item, str) or not item.strip()), "ok")
         if item != "ok":
             error(key, f"every item of {key} should be a non-empty string, not {item!r}")
@@ -349,6 +360,28 @@ def _check_entry_defined(folder, entry, solution):
     functions = f"it defines {', '.join(defined)}" if defined else "it defines no function"
     raise ExerciseError(path, f"entry {entry!r} is not a function of solution.py ({functions})"
                               + did_you_mean(entry, defined), line_of(_read_text(path), "entry"))
+
+
+def _check_hidden_formulas(folder, patterns, starter, solution):
+    """Each pattern compiles, finds the formula in solution.py and is not in starter.py."""
+    path = folder / "exercise.toml"
+    for pattern in patterns:
+        try:
+            formula = re.compile(pattern)
+        except re.error as exc:
+            message = f"hidden_formulas: {pattern!r} is not a regular expression ({exc})"
+        else:
+            if not formula.search(solution):
+                message = (f"hidden_formulas: {pattern!r} is not found in solution.py (each pattern should match "
+                           f"the reference's code of the formula the step asks for)")
+            elif match := formula.search(starter):
+                line = starter.count("\n", 0, match.start()) + 1
+                raise ExerciseError(folder / "starter.py", f"holds {match.group(0)!r}, a formula the step asks the "
+                                                           f"learner to find (hidden_formulas in exercise.toml): "
+                                                           f"leave it to the hints", line)
+            else:
+                continue
+        raise ExerciseError(path, message, line_of(_read_text(path), "hidden_formulas"))
 
 
 def _deepest_bracket_line(text):

@@ -145,11 +145,12 @@ def accepted_names(file_name):
 
 
 def decode_submission(data, path):
-    """The Python source of the submission `data` read from `path`: a .py file's text, a notebook's code
-    cells (grader/notebook.py); SubmissionError saying why there is none."""
+    """(the Python source of the submission `data` read from `path`, [notes for the feedback]): a .py file's
+    text, a notebook's code cells and a note for each IPython line dropped (grader/notebook.py);
+    SubmissionError saying why there is none."""
     text = decode_source(data, path)
     if not os.fspath(path).endswith(NOTEBOOK_SUFFIX):
-        return text
+        return text, []
     from grader.notebook import NotebookError, code_of  # nbformat is loaded only for a notebook
     try:
         return code_of(text.removeprefix("\ufeff"))
@@ -158,5 +159,5 @@ def decode_submission(data, path):
 
 
 def read_source(path, inside=None, limit=MAX_SUBMISSION_BYTES):
-    """The Python source of a submission (see read_submission and decode_submission)."""
+    """(the Python source of a submission, [notes]) (see read_submission and decode_submission)."""
     return decode_submission(read_submission(path, inside, limit), path)

@@ -3,6 +3,15 @@
 import re
 
 
+def toml_error(path, error):
+    """The message of tomllib's `error` for the file at `path`, as `file:line: invalid TOML: ...`."""
+    message = str(error)
+    where = re.search(r" \(at line (\d+), column (\d+)\)$", message)
+    if where is None:
+        return f"{path}: invalid TOML: {message}"
+    return f"{path}:{where[1]}: invalid TOML: {message[:where.start()]} (column {where[2]})"
+
+
 def line_of(text, key):
     """The line of the first `key = ...`, or None."""
     match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.MULTILINE)

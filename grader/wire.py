@@ -44,10 +44,14 @@ class Unencodable(Exception):
 
 # ---- values -------------------------------------------------------------------------------------
 
-def encode_value(value):
-    """(tree, blobs): `tree` is JSON-serialisable, `blobs` the raw bytes of the arrays in it."""
+def encode_value(value, known=()):
+    """(tree, blobs): `tree` is JSON-serialisable, `blobs` the raw bytes of the arrays in it.
+
+    `known`: arrays the other side has already (as `arrays` lists them in a value it sent), encoded as
+    their number in that list, without their bytes.
+    """
     blobs = []
-    counter = [0]
+    counter = [0, {id(array): index for index, array in enumerate(known)}, known]
     tree = _encode(value, blobs, counter, 0, "")
     size = sum(len(memoryview(b).cast("B")) for b in blobs)
     if size > MAX_VALUE_BYTES:
@@ -82,6 +86,9 @@ def _encode(value, blobs, counter, depth, where):
                           _encode(v, blobs, counter, depth + 1, f"{where}[{k!r}]")]
                          for k, v in value.items()]}
     if isinstance(value, np.ndarray):
+        known = counter[1].get(id(value))
+        if known is not None and counter[2][known] is value:
+            return {"known": known}
         array = np.asarray(value)  # a plain ndarray view, whatever subclass it was
         if not array.flags.c_contiguous:
             array = array.copy(order="C")
@@ -107,13 +114,38 @@ def _at(where):
     return f" (at {where})" if where else ""
 
 
-def decode_value(tree, blobs):
-    """The value `tree` (from `encode_value`) describes, built from plain data only; WireError if malformed."""
-    counter = [0]
-    return _decode(tree, blobs, counter, 0)
+def decode_value(tree, blobs, copy=True, known=None):
+    """The value `tree` (from `encode_value`) describes, built from plain data only; WireError if malformed.
+
+    With `copy=False` its arrays are views of `blobs` (writable when they are), not arrays of their own.
+    `known`: the arrays `encode_value` was given as known (a tree that refers to one is malformed without).
+    """
+    counter = [0, known]
+    return _decode(tree, blobs, counter, 0, copy)
 
 
-def _decode(node, blobs, counter, depth):
+def arrays(value, depth=0):
+    """The numpy arrays inside `value` (lists, tuples, dict values), in the order `encode_value` meets them."""
+    kind = type(value)
+    if isinstance(value, np.ndarray):
+        yield value
+    elif depth < MAX_DEPTH and (kind is list or kind is tuple or kind is dict):
+        for item in (value.values() if kind is dict else value):
+            yield from arrays(item, depth + 1)
+
+
+def generators(value, depth=0):
+    """The numpy Generators inside `value`, in the order `encode_value` meets them (so the same order in
+    the value it encodes and in the value decoded from it)."""
+    kind = type(value)
+    if kind is np.random.Generator:
+        yield value
+    elif depth < MAX_DEPTH and (kind is list or kind is tuple or kind is dict):
+        for item in (value.values() if kind is dict else value):
+            yield from generators(item, depth + 1)
+
+
+def _decode(node, blobs, counter, depth, copy=True):
     counter[0] += 1
     if counter[0] > MAX_ITEMS:
         raise WireError(f"more than {MAX_ITEMS:,} items")
@@ -129,12 +161,12 @@ def _decode(node, blobs, counter, depth):
     if kind is float:
         return node
     if kind is list:
-        return [_decode(item, blobs, counter, depth + 1) for item in node]
+        return [_decode(item, blobs, counter, depth + 1, copy) for item in node]
     if kind is not dict or len(node) != 1:
         raise WireError(f"unexpected {_type_name(node)} in a value")
     (tag, body), = node.items()
     if tag == "tuple" and type(body) is list:
-        return tuple(_decode(item, blobs, counter, depth + 1) for item in body)
+        return tuple(_decode(item, blobs, counter, depth + 1, copy) for item in body)
     if tag == "dict" and type(body) is list:
         result = {}
         for pair in body:
@@ -145,7 +177,7 @@ def _decode(node, blobs, counter, depth):
                 hash(key)
             except TypeError:
                 raise WireError(f"unhashable dict key of type {_type_name(key)}") from None
-            result[key] = _decode(pair[1], blobs, counter, depth + 1)
+            result[key] = _decode(pair[1], blobs, counter, depth + 1, copy)
         return result
     if tag == "float" and body in ("nan", "inf", "-inf"):
         return float(body)
@@ -155,16 +187,18 @@ def _decode(node, blobs, counter, depth):
             raise WireError("malformed complex number")
         return complex(real, imag)
     if tag == "nd" and type(body) is list and len(body) == 3:
-        return _decode_array(*body, blobs)
+        return _decode_array(*body, blobs, copy)
     if tag == "np" and type(body) is list and len(body) == 2:
         dtype, index = body
         return _decode_array(dtype, [], index, blobs)[()]
+    if tag == "known" and type(body) is int and counter[1] is not None and 0 <= body < len(counter[1]):
+        return counter[1][body]
     if tag == "rng" and type(body) is list and len(body) == 2:
         return _decode_generator(body[0], _decode(body[1], blobs, counter, depth + 1))
     raise WireError(f"unknown or malformed tag {tag!r}")
 
 
-def _decode_array(dtype, shape, index, blobs):
+def _decode_array(dtype, shape, index, blobs, copy=True):
     if type(dtype) is not str or dtype not in ALLOWED_DTYPES:
         raise WireError(f"dtype {dtype!r} is not allowed")
     if type(shape) is not list or len(shape) > 32 or any(type(n) is not int or n < 0 for n in shape):
@@ -176,8 +210,9 @@ def _decode_array(dtype, shape, index, blobs):
     count = math.prod(shape)
     if count * itemsize != len(data):
         raise WireError(f"array of shape {tuple(shape)} and dtype {dtype} does not match its {len(data)} bytes")
+    array = np.frombuffer(data, dtype=np.dtype(dtype), count=count).reshape(shape)
     # copy(): a writable array that owns its memory, like any array the caller builds itself.
-    return np.frombuffer(data, dtype=np.dtype(dtype), count=count).reshape(shape).copy()
+    return array.copy() if copy else array
 
 
 def _decode_generator(name, state):

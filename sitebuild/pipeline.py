@@ -20,7 +20,7 @@ from sitebuild.cache import DiskCache
 from sitebuild.capstone import load_capstone_page, write_capstone_data
 from sitebuild.data import grading_data
 from sitebuild.python_bytecode import BYTECODE_FILE, PYODIDE_STDLIB, STDLIB_FILE, write_python_bytecode
-from sitebuild.offline import editor_chunk_url, versioned_asset_urls, write_service_worker
+from sitebuild.offline import editor_chunk_url, versioned_asset_urls, worker_policy, write_service_worker
 from sitebuild.output import staged_output
 from grader.pyodide.dist import DistError, browser_files, copy_dist, ensure_dist
 from grader.pyodide.run import PyodideError, grader_core_files
@@ -106,11 +106,12 @@ def build_site(options):
                 copy_dist(dist, out / "pyodide")
             asset_urls = versioned_asset_urls(out / "assets")
             python_start = [] if dist is None else _python_start_files(out, asset_urls)
+            python_files = _python_files(out, python_start, asset_urls)
             renderer = Renderer(options.project_root / "site" / "templates",
                                 asset_urls={**asset_urls, "editor": editor_chunk_url(out / "assets")},
                                 page_imports=[f"assets/{path}" for path in page_imports],
                                 pyodide_url=pyodide_url, live_reload=options.live_reload, python_start=python_start,
-                                python_files=_python_files(out, python_start, asset_urls))
+                                python_files=python_files)
             capstones = {capstone.capstone.track: capstone.capstone} if capstone else {}
             _write(out / "index.html", renderer.index([(slug, [p.exercise for p in ps]) for slug, ps in tracks],
                                                       capstones))
@@ -122,7 +123,9 @@ def build_site(options):
             # Isolation needs every cross-origin file to opt in (CORP/CORS); a CDN's Pyodide may not.
             write_service_worker(out, (options.project_root / "site" / "js" / "service-worker.js").read_text(),
                                  asset_urls, [url for url in python_start if url.startswith("pyodide/")],
-                                 isolate=options.pyodide_url is None)
+                                 isolate=options.pyodide_url is None,
+                                 worker=worker_policy(asset_urls["worker.js"], pyodide_url,
+                                                      [path for path, _ in python_files]))
     except (ExerciseError, DistError, MathUnavailable, NodeError, CorpusError, PyodideError) as exc:
         raise BuildError(str(exc)) from None
     cache_warning = next((cache.write_error for cache in caches.values() if cache.write_error), None)

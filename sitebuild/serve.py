@@ -9,6 +9,8 @@ chunks, named after their content) may be kept for good; everything else, pages 
 WebAssembly files go out gzip-compressed to clients that accept it; each file is
 compressed once and kept in memory until it changes. With `isolate`, every
 response carries the COOP/COEP headers that make the pages cross-origin isolated.
+The grading worker's script goes out with its Content-Security-Policy (the build's
+worker-policy.json, see sitebuild/offline.py): the worker loads nothing after its boot.
 """
 
 import email.utils
@@ -21,7 +23,10 @@ import sys
 import threading
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
+
+from sitebuild.offline import SITE_ROOT, WORKER_POLICY
 
 LIVE_STATE_PATH = "/__live/build"
 MIME_TYPES = {
@@ -123,7 +128,19 @@ class SiteHandler(SimpleHTTPRequestHandler):
         if self.isolate:
             for name, value in ISOLATION_HEADERS.items():
                 self.send_header(name, value)
+        if policy := self._worker_policy(url.path):
+            self.send_header("Content-Security-Policy", policy)
         super().end_headers()
+
+    def _worker_policy(self, url_path):
+        """The grading worker's policy if `url_path` is its script, else None."""
+        try:
+            worker = json.loads((Path(self.directory) / WORKER_POLICY).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None  # not a site this build made
+        if url_path != "/" + worker["script"]:
+            return None
+        return worker["policy"].replace(SITE_ROOT, f"http://{self.headers.get('Host', '')}/")
 
     def log_request(self, code="-", size="-"):
         pass  # quiet: errors still go through log_error

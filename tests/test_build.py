@@ -320,6 +320,20 @@ def test_asset_urls_carry_the_hash_of_their_file(site):
         assert hashlib.sha256((site / path).read_bytes()).hexdigest()[:16] == digest, url
 
 
+def test_the_grading_worker_policy_allows_its_boot_only(site):
+    """With Pyodide from a URL: its two scripts, anything under its URL and the grader's files from the site (the
+    self-hosted site's policy: tests/browser/test_worker_network.py)."""
+    worker = json.loads((site / "worker-policy.json").read_text())
+    assert service_worker_build(site)["worker"] == worker
+    assert worker["script"] == "assets/worker.js"
+    assert worker["policy"] == "; ".join([
+        "default-src 'none'",
+        f"script-src {CDN}pyodide.js {CDN}pyodide.asm.js 'wasm-unsafe-eval'",
+        f"connect-src {CDN} {{site}}assets/grader-core.json",
+        "worker-src {site}assets/worker.js",
+    ])
+
+
 def test_service_worker_precaches_every_page_and_asset(site, exercises):
     build = service_worker_build(site)
     assert build["isolate"] is False, "Pyodide from a CDN: no isolation, which would need its opt-in"

@@ -112,11 +112,13 @@ def test_gradebook_and_lms_import_files_carry_the_students_identity(canvas):
     assert canvas_rows[:2] == [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "HW3"],
                                ["    Points Possible", "", "", "", "", "22"]]
     assert ["Doe, Jane", "12345", "", "jdoe", "A", "22"] in canvas_rows
-    assert ["moe_max", "444", "", "", "", "8"] in canvas_rows  # softmax 0 x 2 + layer_norm 8
-    moodle_rows = rows(reports / "moodle_import.csv")
-    assert moodle_rows[0] == ["Full name", "Email address", "Username", "ID", "ID number", "HW3"]
-    assert ["Absent Anna", "anna@example.com", "aanna", "999", "", "0"] in moodle_rows
-    assert len(canvas_rows) == 2 + 4 and len(moodle_rows) == 1 + 4
+    moodle_rows = rows(reports / "moodle_import.csv")  # no ID number: the roster gives none
+    assert moodle_rows[0] == ["Full name", "Email address", "Username", "HW3"]
+    assert ["Absent Anna", "anna@example.com", "aanna", "0"] in moodle_rows
+    assert len(canvas_rows) == 2 + 3 and len(moodle_rows) == 1 + 3  # the roster's students
+    assert rows(reports / "not_imported.csv") == [  # softmax 0 x 2 + layer_norm 8
+        ["submission", "name", "id", "email", "login", "HW3", "why not imported"],
+        ["moe_max_444", "moe_max", "444", "", "", "8", "not on the roster"]]
 
 
 def test_feedback_is_a_self_contained_escaped_page_per_student_and_a_moodle_zip(canvas):
@@ -177,7 +179,7 @@ submission_90000:
 submission_90001:
   :submitters:
   - :name: Pair One
-    :sid: '200'
+    :sid: 0200
   - :name: Pair Two
     :sid: '201'
     :email: two@example.com
@@ -200,14 +202,50 @@ def test_gradescope_export_names_each_submitter_with_their_time(gradescope):
     assert process.returncode == 0, process.stderr
     assert "Layout: Gradescope export" in process.stderr and "3 student(s) found" in process.stderr
     records = records_of(out)
-    assert sorted(records) == [("submission_90000", "softmax"), ("submission_90001 (200)", "softmax"),
+    assert sorted(records) == [("submission_90000", "softmax"), ("submission_90001 (0200)", "softmax"),
                                ("submission_90001 (201)", "softmax")]
+    assert records[("submission_90001 (0200)", "softmax")]["student"]["id"] == "0200"  # text, not octal 128
     ada = records[("submission_90000", "softmax")]
     assert ada["passed"] and ada["submitted_at"] == "2026-11-20T23:59:00-08:00"
     assert ada["student"] == {"id": "10000", "name": "Ada Lovelace", "email": "ada@example.com", "login": None}
     two = records[("submission_90001 (201)", "softmax")]
     assert two["student"]["name"] == "Pair Two" and two["submitted_at"] == "2026-11-21T10:00:00+00:00"
     assert "submission_12: not listed in submission_metadata.yml" in process.stdout
+
+
+GOOD_SUBMITTER = "submission_1:\n  :submitters:\n  - :name: Ada\n    :sid: '1'\n"
+
+
+@pytest.mark.parametrize("metadata, expected", [
+    (GOOD_SUBMITTER + "  :created_at: 2026-13-20 23:59:00.000000000 -08:00\n",
+     "submission_metadata.yml:5: submission_1: :created_at: '2026-13-20 23:59:00.000000000 -08:00': month must be "
+     "in 1..12"),
+    (GOOD_SUBMITTER + "  :created_at: 2026-11-20 23:59:00\n",
+     "submission_metadata.yml:5: submission_1: :created_at: '2026-11-20 23:59:00': not ISO 8601 with an offset"),
+    ("a: " + "[" * 100_000 + "]" * 100_000 + "\n", "submission_metadata.yml:1: nested more than 10 levels deep"),
+    ("".join("  " * depth + f"k{depth}:\n" for depth in range(5000)),
+     "submission_metadata.yml:11: nested more than 10 levels deep"),
+    ("x: &a\n  :submitters:\n  - :sid: '1'\nsubmission_1: *a\n",
+     "submission_metadata.yml:4: an alias (*a): Gradescope's file has none"),
+    ("submission_1:\n  :submitters:\n  - :name: " + "x" * 5000 + "\n    :sid: '1'\n",
+     "submission_metadata.yml:3: submission_1: :name: is longer than 4096 characters (it has 5000)"),
+    ("submission_1:\n  :submitters:\n  - :sid: [1, 2]\n",
+     "submission_metadata.yml:3: :sid: should be text, not a list or a mapping"),
+    (GOOD_SUBMITTER + GOOD_SUBMITTER, "submission_metadata.yml:5: submission_1 is listed twice"),
+    ("- submission_1\n", "submission_metadata.yml:1: should map each submission's folder to its submitters"),
+    ("submission_1:\n\t:submitters: []\n", "submission_metadata.yml:2: not YAML (found character '\\t' that "
+                                             "cannot start any token)"),
+    (b"submission_1: \xff\n", "submission_metadata.yml: not UTF-8 (byte 15)"),
+], ids=["month 13", "no offset", "deep lists", "deep mappings", "alias", "long name", "sid a list", "listed twice",
+        "not a mapping", "tab", "not UTF-8"])
+def test_a_damaged_gradescope_metadata_file_is_one_line_naming_it(tmp_path, metadata, expected):
+    folder = lay_out(tmp_path / "gs", {"submission_1/softmax.py": SOFTMAX})
+    (folder / "submission_metadata.yml").write_bytes(metadata if isinstance(metadata, bytes) else metadata.encode())
+    process = grader("batch", "softmax", folder, "--out", tmp_path / "gs.jsonl")
+    assert process.returncode == 2 and "Traceback" not in process.stderr, process.stderr
+    error, = [line for line in process.stderr.splitlines() if line.startswith("error:")]
+    assert error.startswith(f"error: {folder / expected.split(':')[0]}:") and expected in error, error
+    assert not (tmp_path / "gs.jsonl").exists()
 
 
 @pytest.fixture(scope="module")

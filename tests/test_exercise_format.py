@@ -128,3 +128,30 @@ def test_wrong_entry_names_the_functions_of_the_solution(exercise_dir):
                                             r"solution.py \(it defines sinusoidal_pe\); "
                                             r"did you mean 'sinusoidal_pe'\?$"):
         load_exercise(exercise_dir)
+
+
+def test_a_hidden_formula_in_the_starter_is_refused_at_its_line(exercise_dir):
+    replace_in(exercise_dir / "exercise.toml", "hints =", 'hidden_formulas = ["10000\\\\.0 \\\\*\\\\* \\\\(two_i / C\\\\)"]\nhints =')
+    assert load_exercise(exercise_dir).hidden_formulas == (r"10000\.0 \*\* \(two_i / C\)",)
+    starter = exercise_dir / "starter.py"
+    starter.write_text(starter.read_text() + "\n# frequencies = 1.0 / 10000.0 ** (two_i / C)\n")
+    with pytest.raises(ExerciseError, match=r"starter.py:\d+: holds '10000.0 \*\* \(two_i / C\)', a formula the step "
+                                            r"asks the learner to find"):
+        load_exercise(exercise_dir)
+
+
+@pytest.mark.parametrize("pattern, expected", [
+    ("np\\\\.einsum", r"exercise.toml:\d+: hidden_formulas: 'np\\\\.einsum' is not found in solution.py"),
+    ("(unclosed", r"exercise.toml:\d+: hidden_formulas: '\(unclosed' is not a regular expression"),
+    ("", r"exercise.toml:\d+: every item of hidden_formulas should be a non-empty string"),
+])
+def test_a_hidden_formula_must_be_a_pattern_of_the_solution(exercise_dir, pattern, expected):
+    replace_in(exercise_dir / "exercise.toml", "hints =", f'hidden_formulas = ["{pattern}"]\nhints =')
+    with pytest.raises(ExerciseError, match=expected):
+        load_exercise(exercise_dir)
+
+
+def test_how_it_works_is_read_when_there(exercise_dir):
+    assert load_exercise(exercise_dir).how_it_works is None
+    (exercise_dir / "how_it_works.md").write_text("Each pair of columns turns at its own speed.\n")
+    assert load_exercise(exercise_dir).how_it_works == "Each pair of columns turns at its own speed.\n"

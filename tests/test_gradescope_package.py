@@ -8,6 +8,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import tomllib
 import zipfile
 from pathlib import Path
@@ -49,27 +50,82 @@ def grader(*args, cwd=None):
                           timeout=300, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
+# Appended to the hidden tests and references of the course's copies: none may reach a results.json.
+SECRET = "# hidden line 7f3a9c: never shown to a student"
+
+
 @pytest.fixture(scope="module")
-def package(tmp_path_factory):
-    """The zip of an assignment: softmax (weight 2, one test 'hidden' in its exercise.toml) and sinusoidal_pe
-    (every test 'after_published' in the assignment); the assignment's default is 'after_due_date'."""
+def course(tmp_path_factory):
+    """An assignment: softmax (weight 2, one test 'hidden' in its exercise.toml) and sinusoidal_pe (every test
+    'after_published' in the assignment); the assignment's default is 'after_due_date'.  Both exercises'
+    tests.py and solution.py end with the SECRET line."""
     root = tmp_path_factory.mktemp("course")
-    softmax = shutil.copytree(SOFTMAX, root / "softmax")
-    with (softmax / "exercise.toml").open("a") as toml:
+    for exercise in (SOFTMAX, PE):
+        copy = shutil.copytree(exercise, root / exercise.name)
+        for name in ("tests.py", "solution.py"):
+            with (copy / name).open("a") as file:
+                file.write(f"\n{SECRET}\n")
+    with (root / "softmax" / "exercise.toml").open("a") as toml:
         toml.write(f'\n[visibility]\n"{SHAPE_TEST}" = "hidden"\n')
     (root / "week3.toml").write_text(
         'title = "Week 3"\nvisibility = "after_due_date"\n\n[[exercise]]\nid = "softmax"\nweight = 2\n\n'
         '[[exercise]]\nid = "sinusoidal_pe"\nfile = "pe.py"\nvisibility = "after_published"\n')
-    built = grader("gradescope", "build", "--assignment", root / "week3.toml", "-o", root / "autograder.zip",
-                   "--timeout", "5")
+    return root / "week3.toml"
+
+
+def build(assignment, output, *options):
+    built = grader("gradescope", "build", "--assignment", assignment, "-o", output, "--timeout", "5", *options)
     assert built.returncode == 0, built.stderr
-    return root / "autograder.zip"
+    return output
 
 
-def run_autograder(package, tmp_path, files):
-    """Unpack `package` as Gradescope does (source/, run_autograder copied to the root), put `files` in
-    submission/ and run it; setup.sh's apt-get and pip steps are not run: the packages are installed here."""
-    root = tmp_path / "autograder"
+@pytest.fixture(scope="module")
+def package(course):
+    """The course's zip, with the default --sandbox auto."""
+    return build(course, course.parent / "autograder.zip")
+
+
+@pytest.fixture(scope="module")
+def package_without_sandbox(course):
+    """The course's zip built with --sandbox none: learner code runs as nobody (the tests run as root)."""
+    return build(course, course.parent / "autograder-none.zip", "--sandbox", "none")
+
+
+@pytest.fixture(scope="module")
+def trees():
+    """A folder for /autograder-like trees that user nobody can enter (pytest's own are root's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="autograder-trees-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder)
+
+
+@pytest.fixture(scope="module")
+def venv(package, trees):
+    """The Python of a venv made as setup.sh makes it, from the zip's own requirements.txt alone (no
+    --system-site-packages; pip takes the pinned packages from PyPI or its cache)."""
+    with zipfile.ZipFile(package) as archive:
+        (trees / "requirements.txt").write_bytes(archive.read("requirements.txt"))
+    subprocess.run([setup_python(), "-m", "venv", trees / "venv"], check=True, timeout=300)
+    python = trees / "venv" / "bin" / "python"
+    installed = subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                                "-r", trees / "requirements.txt"], capture_output=True, text=True, timeout=600)
+    assert installed.returncode == 0, installed.stderr
+    return python
+
+
+def setup_python():
+    """The Python setup.sh would take: the system's python3 (apt's, which user nobody can read), when it is
+    3.11 or later; else this one."""
+    system = shutil.which("python3", path="/usr/bin:/bin")
+    recent = system and subprocess.run([system, "-c", "import sys; sys.exit(sys.version_info < (3, 11))"]).returncode == 0
+    return system if recent else sys.executable
+
+
+def run_autograder(package, tree, files, python):
+    """Unpack `package` as Gradescope does (source/, run_autograder copied to the root) into the new folder
+    `tree`, put `files` in submission/ and run it with `python` (setup.sh's apt-get and venv steps are not run)."""
+    root = tree / "autograder"
     with zipfile.ZipFile(package) as archive:
         archive.extractall(root / "source")
     shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
@@ -78,19 +134,19 @@ def run_autograder(package, tmp_path, files):
     for name, source in files.items():
         (root / "submission" / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(source, root / "submission" / name)
-    process = subprocess.run([root / "run_autograder"], capture_output=True, text=True, timeout=300, cwd=tmp_path,
-                             env={**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable,
-                                  "PYTHONPATH": ""})
+    environment = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "HOME": str(tree),
+                   "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": str(python)}
+    process = subprocess.run([root / "run_autograder"], capture_output=True, text=True, timeout=300, cwd=tree,
+                             env=environment)
     results = root / "results" / "results.json"
     return process, json.loads(results.read_text()) if results.exists() else None
 
 
 @pytest.fixture(scope="module")
-def graded(package, tmp_path_factory):
+def graded(package, trees, venv):
     """A student who uploaded a folder: softmax.py two folders down, a wrong pe.py at the top."""
-    return run_autograder(package, tmp_path_factory.mktemp("gradescope"),
-                          {"hw3/sub/softmax.py": SOFTMAX / "solution.py",
-                           "pe.py": PE / "mutants" / "angles_in_degrees.py"})
+    return run_autograder(package, trees / "graded", {"hw3/sub/softmax.py": SOFTMAX / "solution.py",
+                                                      "pe.py": PE / "mutants" / "angles_in_degrees.py"}, venv)
 
 
 def test_the_zip_holds_what_gradescope_runs(package):
@@ -117,11 +173,8 @@ def test_the_zip_holds_what_gradescope_runs(package):
     assert "numpy" in importable and "math" in importable and "scipy" not in importable
 
 
-def test_the_same_assignment_gives_the_same_zip(package, tmp_path):
-    again = grader("gradescope", "build", "--assignment", package.parent / "week3.toml", "-o", tmp_path / "a.zip",
-                   "--timeout", "5")
-    assert again.returncode == 0, again.stderr
-    assert (tmp_path / "a.zip").read_bytes() == package.read_bytes()
+def test_the_same_assignment_gives_the_same_zip(course, package, tmp_path):
+    assert build(course, tmp_path / "a.zip").read_bytes() == package.read_bytes()
 
 
 def test_run_autograder_grades_a_nested_upload_into_results_json(graded):
@@ -140,13 +193,14 @@ def test_run_autograder_grades_a_nested_upload_into_results_json(graded):
     assert {t["visibility"] for t in pe} == {"after_published"}  # its [[exercise]]
     # The top-level output, always shown, gives away nothing of the tests not shown yet.
     assert results["output"] == ("softmax: its 7 test(s) are not shown yet\n"
-                                 "sinusoidal_pe: its 6 test(s) are not shown yet")
+                                 "sinusoidal_pe: its 6 test(s) are not shown yet\n"
+                                 "Your code ran in a bubblewrap sandbox; it could not read the autograder's tests.")
 
 
-def test_two_files_of_the_same_name_in_an_upload_are_not_guessed(package, tmp_path):
-    process, results = run_autograder(package, tmp_path, {"a/softmax.py": SOFTMAX / "solution.py",
-                                                          "b/softmax.py": SOFTMAX / "solution.py",
-                                                          "pe.py": PE / "solution.py"})
+def test_two_files_of_the_same_name_in_an_upload_are_not_guessed(package, trees, venv):
+    process, results = run_autograder(package, trees / "two", {"a/softmax.py": SOFTMAX / "solution.py",
+                                                               "b/softmax.py": SOFTMAX / "solution.py",
+                                                               "pe.py": PE / "solution.py"}, venv)
     assert process.returncode == 2
     message = "2 files could be softmax.py (a/softmax.py, b/softmax.py): hand in one"
     assert f"error: {message}" in process.stderr
@@ -207,3 +261,112 @@ def test_the_top_level_output_counts_only_the_tests_shown():
     results = gradescope.results(student, plan)
     assert results["output"] == "softmax: 1/2 in the 2 test(s) shown; 1 more not shown yet"
     assert results["score"] == 4 and [t["visibility"] for t in results["tests"]] == ["visible", "visible", "hidden"]
+
+
+# A softmax.py that hunts for the autograder's hidden tests and references, prints what it finds and fails
+# every test, so that whatever it read reaches results.json.  The project's own checkout (on this machine,
+# not in Gradescope's container) is left out of its walk, which looks into folders named like the exercises.
+ATTACK = '''
+import os
+
+NAMES = ("tests.py", "solution.py", "exercise.toml")
+SKIP = ("/proc", "/sys", "/dev", "/usr", {checkout!r})
+
+
+def _places():
+    roots = {{"/autograder", "/autograder/source", os.getcwd()}}
+    for pid in os.listdir("/proc"):  # the grader's command lines name its folders
+        if pid.isdigit():
+            for link in ("cwd", "root"):
+                roots.add(f"/proc/{{pid}}/{{link}}")
+            try:
+                with open(f"/proc/{{pid}}/cmdline", "rb") as cmdline:
+                    arguments = cmdline.read().split(b"\\0")
+            except OSError:
+                continue
+            for argument in map(os.fsdecode, arguments):
+                while argument.startswith("/") and argument != "/":
+                    roots.add(argument)
+                    argument = os.path.dirname(argument)
+    for root in sorted(roots):
+        for exercise in ("softmax", "sinusoidal_pe"):
+            for folder in (root, f"{{root}}/source", f"{{root}}/exercises/{{exercise}}",
+                           f"{{root}}/source/exercises/{{exercise}}", f"{{root}}/{{exercise}}"):
+                yield from (f"{{folder}}/{{name}}" for name in NAMES)
+    for top, folders, files in os.walk("/"):
+        folders[:] = [f for f in folders if os.path.join(top, f) not in SKIP]
+        if os.path.basename(top) in ("softmax", "sinusoidal_pe"):
+            yield from (os.path.join(top, name) for name in files if name in NAMES)
+
+
+def _loot():
+    tried, read, refused = 0, [], []
+    for path in dict.fromkeys(_places()):
+        if path.startswith(SKIP[-1] + "/"):
+            continue
+        tried += 1
+        try:
+            with open(path, encoding="utf-8", errors="replace") as file:
+                read.append(f"READ {{path}}:\\n{{file.read()}}")
+        except PermissionError:
+            if not path.startswith("/proc/"):  # other users' processes' cwd and root: always refused
+                refused.append(f"PermissionError {{path}}")
+        except OSError:
+            pass
+    likely = [line for line in read + refused if "autograder/source/" in line.partition("\\n")[0]]
+    return "\\n".join([f"attack tried {{tried}} paths", *likely, *read])
+
+
+LOOT = _loot()
+
+
+def softmax(x, axis=-1):
+    print(LOOT)
+    raise RuntimeError(LOOT[-3000:])
+'''
+
+
+@pytest.mark.parametrize("zip_of, how", [
+    ("package", "in a bubblewrap sandbox"),
+    ("package_without_sandbox", "without a sandbox (--sandbox none), as user nobody"),
+])
+def test_a_submission_cannot_read_the_hidden_tests_or_references(request, trees, venv, tmp_path, zip_of, how):
+    attack = tmp_path / "softmax.py"
+    attack.write_text(ATTACK.format(checkout=str(ROOT.parent.parent)))
+    process, results = run_autograder(request.getfixturevalue(zip_of), trees / f"attack-{zip_of}",
+                                      {"softmax.py": attack, "pe.py": PE / "solution.py"}, venv)
+    assert process.returncode == 0, process.stderr
+    jsonschema.validate(results, RESULTS_SCHEMA)
+    shown = json.dumps(results)
+    assert "attack tried" in shown  # it ran, and what it printed reached results.json
+    # Of what it read, nothing is the zip's (this machine's /tmp may hold other copies, such as a built site's
+    # published references: those are not the autograder's, and carry no SECRET line).
+    assert SECRET[2:] not in shown and f"READ {trees / f'attack-{zip_of}'}" not in shown
+    if "nobody" in how:  # it found where the autograder's files are (the grader's command lines), and was refused
+        tests_py = trees / f"attack-{zip_of}" / "autograder" / "source" / "exercises" / "softmax" / "tests.py"
+        assert f"PermissionError {tests_py}" in shown, shown
+    note = f"Your code ran {how}; it could not read the autograder's tests."
+    assert results["output"].endswith(note) and note in process.stdout
+    assert results["score"] == 6  # sinusoidal_pe's points only
+
+
+def test_without_a_sandbox_nothing_is_graded_where_learner_code_could_read_the_tests(package_without_sandbox,
+                                                                                       trees, venv):
+    """`gradescope run` by hand, without run_autograder making exercises/ root's alone: refused."""
+    root = trees / "readable"
+    with zipfile.ZipFile(package_without_sandbox) as archive:
+        archive.extractall(root / "source")
+    shutil.copy(SOFTMAX / "solution.py", (root / "submission").mkdir(parents=True) or root / "submission")
+    results = root / "results.json"
+    process = subprocess.run([venv, "-m", "grader", "gradescope", "run", "--assignment", "assignment.toml",
+                              "--submission", root / "submission", "--results", results, "--sandbox", "none"],
+                             capture_output=True, text=True, timeout=300, cwd=root / "source")
+    assert process.returncode == 2
+    reason = (f"learner code would run without a sandbox (--sandbox none), as user nobody and could read "
+              f"{root}/source/exercises/")
+    assert f"error: {reason}" in process.stderr and "Traceback" not in process.stderr, process.stderr
+    written = json.loads(results.read_text())
+    jsonschema.validate(written, RESULTS_SCHEMA)
+    assert written["score"] == 0 and written["tests"] == []
+    assert written["output"].startswith("The autograder could not grade your submission safely here and graded "
+                                        f"nothing: {reason}")

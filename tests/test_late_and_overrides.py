@@ -108,11 +108,19 @@ def test_feedback_report_and_gradescope_show_each_change(reports):
     assert "Score: 3.2 / 4 (weight 2)" in cy
     assert "- ✗ **Values**: failed (1/1, points changed by your instructor)" in cy
     page = (reports / "report.html").read_text()
-    section = page.split("<h2>Late work and overrides</h2>")[1]
-    assert "due 2026-11-20T23:59:00+01:00; 8 change(s) to the graded points" in section
-    assert section.index("override of the exercise: 2 -&gt; 1 points (copied code, half the points)") \
-        < section.index("marked late by the LMS")  # overrides first
-    assert "<td>Cy</td><td>softmax</td><td>override</td>" in section  # the student's name, as in the tables above
+    late = page.split("<h2>Late work</h2>")[1].split("<h2>")[0]
+    # One row per student late (Ben's extension and Fay's grace: on time), each exercise's weighted points:
+    # Cy 2 days: softmax 4 (overridden) x 2 x 20% = 1.6, sinusoidal_pe 2 x 20% = 0.4
+    assert "Due 2026-11-20T23:59:00+01:00; 3 student(s) late" in late and late.count("<tr>") == 4
+    assert ('<td class="name">Cy</td><td>late: submitted 2026-11-22T01:00:00+01:00, 2 day(s) after the due date '
+            '2026-11-20T23:59:00+01:00; 20% of the points taken</td><td class="num">-2</td>'
+            "<td>softmax -1.6, sinusoidal_pe -0.4</td>") in late
+    assert "<td>Dee</td>" not in late and '<td class="name">Dee</td><td>late: marked late by the LMS' in late
+    overrides = page.split("<h2>Overrides</h2>")[1]
+    assert "2 change(s) to the graded points" in overrides
+    assert "<td>Ada</td><td>sinusoidal_pe</td><td class=\"num\">-1</td><td>override of the exercise: 2 -&gt; 1 " \
+           "points (copied code, half the points)</td>" in overrides
+    assert "<td>Cy</td><td>softmax</td>" in overrides  # the student's name, as in the tables above
     students = page.split("<h2>Students by score")[1].split("<h2>")[0]
     assert '6.4/8 <span class="muted">(late, override)</span>' in students  # Cy's softmax, weighted
     results = json.loads(next((reports / "gradescope").glob("Cy_10003-*.json")).read_text())
@@ -129,7 +137,8 @@ def test_without_a_due_date_or_overrides_the_reports_are_as_graded(course, tmp_p
     rows = gradebook(tmp_path / "r")
     assert "late penalty" not in next(iter(rows.values()))
     assert float(rows["Eve_10005"]["total"]) == 10 and float(rows["Cy_10003"]["total"]) == 8
-    assert "Late work and overrides" not in (tmp_path / "r" / "report.html").read_text()
+    page = (tmp_path / "r" / "report.html").read_text()
+    assert "<h2>Late work</h2>" not in page and "<h2>Overrides</h2>" not in page
 
 
 def test_a_due_date_without_a_policy_shows_late_work_without_a_penalty(course, tmp_path, capsys):
@@ -213,6 +222,41 @@ def test_a_record_edited_by_hand_is_refused_but_its_identity_may_be_filled_in(co
     assert code == 2 and err.startswith(f"error: {edited}:{line}: not a results record (results_sha256: does not "
                                         "match the record: it was edited after grading (to change points, use an "
                                         "overrides file, --overrides")
+    assert not (tmp_path / "r").exists()
+
+
+def test_report_takes_corrected_times_without_regrading(course, tmp_path, capsys):
+    """Cy's time corrected to on time, Ada's to 3 days late: the reports change, the results file does not; an id
+    no record has is a warning, as for batch."""
+    before = (course / "results.jsonl").read_bytes()
+    (tmp_path / "times.csv").write_text("id,submitted_at\n10003,2026-11-20T20:00:00+01:00\n"
+                                        "10001,2026-11-23T12:00:00+01:00\n10099,2026-11-20T20:00:00+01:00\n")
+    code, out, err = report(course / "results.jsonl", "--assignment", course / "week3.toml", "--times",
+                            tmp_path / "times.csv", "--reports", tmp_path / "r", capsys=capsys)
+    assert code == 0 and err == "warning: --times: no student has the id 10099\n", err
+    rows = gradebook(tmp_path / "r")
+    assert (float(rows["Cy_10003"]["total"]), float(rows["Cy_10003"]["late penalty"])) == (8, 0)  # 3 x 2 + 2
+    # Ada 10 points, 2 days 12 hours late: 3 days, 30% (the cap) of each exercise's points
+    assert (float(rows["Ada_10001"]["total"]), float(rows["Ada_10001"]["late penalty"])) == (7, 3)
+    assert (course / "results.jsonl").read_bytes() == before
+
+
+@pytest.mark.parametrize("times, assignment, expected", [
+    ("id,submitted_at\n10003,2026-11-20T20:00:00\n", "week3.toml",
+     "times.csv:2: '2026-11-20T20:00:00' has no offset"),
+    ("id,submitted_at\n10003,tomorrow\n", "week3.toml", "times.csv:2: 'tomorrow' is not an ISO 8601 time"),
+    ("id,submitted_at\n10003,2026-11-20T20:00:00Z\n10003,2026-11-20T20:00:00Z\n", "week3.toml",
+     "times.csv:3: id '10003' is already on line 2"),
+    ("id,submitted_at\n10003,2026-11-20T20:00:00Z\n", None,
+     "times.csv: submission times decide late penalties, and no due date is given"),
+])
+def test_bad_times_for_report_are_one_line_and_nothing_is_written(course, tmp_path, capsys, times, assignment,
+                                                                   expected):
+    (tmp_path / "times.csv").write_text(times)
+    given = ["--assignment", course / assignment] if assignment else []
+    code, _, err = report(course / "results.jsonl", *given, "--times", tmp_path / "times.csv", "--reports",
+                          tmp_path / "r", capsys=capsys)
+    assert code == 2 and expected in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "r").exists()
 
 

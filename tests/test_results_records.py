@@ -110,6 +110,9 @@ TAMPERED = [
     (("max_score",), float("inf"), "not JSON)"),   # Infinity: JSON has no such number
     (("missing",), "gone", "missing"),
     (("colour",), "red", "'colour'"),
+    (("reupload",), {"graded": "softmax-1.py"}, "reupload"),
+    (("reupload",), {"graded": "softmax-1.py", "superseded": []}, "reupload.superseded"),
+    (("reupload",), {"graded": "softmax-1.py", "superseded": [1]}, "reupload.superseded.0"),
     (("tests",), {}, "tests"),
     (("tests", 0), "a test", "tests[0]"),
     (("tests", 0, "message"), None, "tests[0].message"),

@@ -30,6 +30,9 @@ CASES = {
     "writes into a nested array": (
         "def f(x, p, rng):\n    p['blocks'][0][1] = 5\n    return 0.0\n",
         "changed its argument p in place (p['blocks'][0][1] was 0, is now 5)"),
+    "replaces an array in a list": (
+        "def f(x, p, rng):\n    p['blocks'][0] = p['blocks'][0] + 1\n    return 0.0\n",
+        "changed its argument p in place (p['blocks'][0][0] was 0, is now 1)"),
     "adds a key": (
         "def f(x, p, rng):\n    p['extra'] = 1\n    return 0.0\n",
         "changed its argument p in place (p: keys were added or removed)"),
@@ -84,6 +87,12 @@ def test_a_zero_whose_sign_changed_is_a_change():
     before, after = np.zeros(2), np.zeros(2)
     after[1] = -0.0
     assert "a zero changed its sign" in side_effect(lambda x: None, ((before,), {}), ((after,), {}), 0.0)
+
+
+def test_a_number_replaced_in_a_dict_is_a_change():
+    assert "argument opt in place (opt['t'] was 1, is now 2)" in side_effect(
+        lambda opt: None, (({"t": 1},), {}), (({"t": 2},), {}), 0.0)
+    assert side_effect(lambda opt: None, (({"t": float("nan")},), {}), (({"t": float("nan")},), {}), 0.0) is None
 
 
 def test_keyword_arguments_are_named():

@@ -1,15 +1,18 @@
-"""`python -m grader similar`: pairs of submissions sharing code are flagged whatever the names, comments and
-layout, the starter code never counts, the view marks the shared regions and escapes everything, bad input
-is a clear error, and no grade or results file is touched."""
+"""`python -m grader similar`: pairs of submissions sharing code are flagged whatever the names, comments,
+layout, line ends, semicolons and spellings of names Python reads as one, honest solutions written apart are
+not, students with the same code are one group, the starter code never counts, the view marks the shared
+regions and escapes everything, bad input is a clear error, and no grade or results file is touched."""
 
+import itertools
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
 from grader.cli import main
 from grader.exercise import load_exercise
 from grader.instructor.outputs import similarity_file
-from grader.instructor.similarity import boilerplate_of, document, similar_pairs
+from grader.instructor.similarity import boilerplate_of, document, similar_code, similar_pairs
 
 SOFTMAX = load_exercise("softmax")
 ORIGINAL = '''import numpy as np
@@ -46,6 +49,67 @@ def softmax(x, axis=-1):
         out[index] = np.array(weights) / sum(weights)
     return np.moveaxis(out, -1, axis)
 '''
+
+
+# Copies of ORIGINAL dodged in ways Python ignores: each runs as ORIGINAL does.
+DODGED = {
+    "lone \\r line ends": ORIGINAL.replace("\n", "\r"),
+    "; after every statement": ORIGINAL.replace("\n    ", ";\n    ").replace("def softmax(x, axis=-1):;", "def softmax(x, axis=-1):")
+                               .replace("# stable", "").replace("dtype)", "dtype);"),
+    "names renamed through a middle dot": ORIGINAL.replace("shifted", "shi·fted").replace("exps", "ex·ps")
+                                          .replace("total", "to·tal").replace("probabilities", "p·robabilities")
+                                          .replace("(x", "(x·").replace(" x ", " x· ").replace("x.dtype", "x·.dtype"),
+    "attributes and builtins in NFKC spellings": ORIGINAL.replace("np.exp", "np.𝐞𝐱𝐩").replace("np.sum", "np.ｓｕｍ")
+                                                 .replace("np.max", "np.𝗆𝖺𝗑").replace(".astype", ".ａｓｔｙｐｅ"),
+    "pass after every statement": ORIGINAL.replace("(shifted)\n", "(shifted)\n    pass\n")
+                                  .replace("keepdims=True)\n", "keepdims=True)\n    pass\n"),
+    "all at once, renamed and recommented": "\ufeff" + "\r".join([
+        "import numpy as np;", "# mine", "def softmax(sc·ores, axis=-1):",
+        '    """Mine."""; ...; centred = sc·ores - np.max(sc·ores, axis=axis, keepdims=True);', "",
+        "    e = np.ｅｘｐ(centred)   # exponentiate", "    s = np.sum(e, axis=axis, keepdims=True); pass",
+        "    p = e / s;", "    return p.astype(sc·ores.dtype);", ""]),
+}
+
+
+def run(source, scores):
+    namespace = {}
+    exec(compile(source.lstrip("\ufeff"), "<dodged>", "exec"), namespace)
+    return namespace["softmax"](scores)
+
+
+@pytest.mark.parametrize("dodge", DODGED)
+def test_a_copy_dodged_in_a_way_python_ignores_is_the_same_code(dodge):
+    """Each copy is Python that computes what ORIGINAL does; it is flagged at the default threshold, in the
+    original's group."""
+    import numpy as np
+    scores = np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 4.0]])
+    assert np.array_equal(run(DODGED[dodge], scores), run(ORIGINAL, scores))
+    boilerplate = boilerplate_of(SOFTMAX.starter)
+    copy, original = document("copy", DODGED[dodge], boilerplate), document("original", ORIGINAL, boilerplate)
+    pair, = similar_pairs([original, copy])
+    assert pair.similarity == (1.0, 1.0)
+    if dodge == "lone \\r line ends":  # lines counted as Python counts them
+        assert pair.lines == ([(4, 10)], [(4, 10)])
+    groups, pairs = similar_code([original, copy, document("own", OWN_WAY, boilerplate)])
+    assert [[doc.name for doc in group] for group in groups] == [["copy", "original"]] and pairs == []
+
+
+HONEST = Path(__file__).parent / "similarity_honest"
+
+
+@pytest.mark.parametrize("exercise_id", sorted(path.name for path in HONEST.iterdir()))
+def test_honest_solutions_written_apart_are_not_flagged(exercise_id):
+    """Correct solutions written independently in different styles (tests/similarity_honest/, each passing
+    every test of its exercise), and the exercise's reference: no pair reaches the default threshold."""
+    exercise = load_exercise(exercise_id)
+    boilerplate = boilerplate_of(exercise.starter)
+    files = [exercise.path / "solution.py", *sorted((HONEST / exercise_id).glob("*.py"))]
+    documents = [document(path.name, path.read_text(), boilerplate) for path in files]
+    assert len(documents) >= 5 and all(doc.fingerprints for doc in documents)
+    groups, pairs = similar_code(documents)
+    assert groups == [] and pairs == []
+    for first, second in itertools.combinations(documents, 2):  # and none comes near it
+        assert not similar_pairs([first, second], threshold=0.4)
 
 
 def starter_plus(body):
@@ -134,14 +198,13 @@ def test_similar_writes_the_pairs_of_each_exercise_and_changes_nothing(class_fol
                  "--reports", str(tmp_path / "out")])
     out = capsys.readouterr().out
     assert code == 0
-    assert "softmax: 4 submission(s) compared, 1 pair(s) at or above 50%" in out
-    assert "layer_norm: 2 submission(s) compared, 1 pair(s)" in out
+    assert "softmax: 4 submission(s) compared: 1 group(s) of the same code, 0 pair(s) at or above 50%" in out
+    assert "layer_norm: 2 submission(s) compared: 1 group(s) of the same code, 0 pair(s)" in out
     assert "\x1b" not in out and "\\x1b[2J" in out
     assert sorted(folder.rglob("*")) == before and not list(tmp_path.glob("*.jsonl"))  # nothing graded
     data = similarity_file.read(tmp_path / "out" / "similarity.json")
-    softmax, = data["exercises"]["softmax"]["pairs"]
-    assert {softmax["first"], softmax["second"]} == {"ada", hostile.replace("\x1b", "\\x1b")}
-    assert softmax["similarity"] == [1.0, 1.0] and softmax["lines"][0] == [[4, 10]]
+    assert data["exercises"]["softmax"] == {"compared": 4, "groups": [sorted(["ada", hostile.replace("\x1b", "\\x1b")])],
+                                            "pairs": []}
     page = (tmp_path / "out" / "similarity.html").read_text()
     parser = _Page()
     parser.feed(page)
@@ -160,8 +223,34 @@ def test_flat_files_of_one_exercise_are_compared(tmp_path, capsys):
     assert main(["similar", "softmax", str(tmp_path), "--reports", str(tmp_path / "out"),
                  "--threshold", "0.9"]) == 0
     out = capsys.readouterr().out
-    assert "100%  ada.py and bob.py" in out and "notes.txt: not a Python file" in out
+    assert "100%  the same code (2): ada.py, bob.py" in out and "notes.txt: not a Python file" in out
     assert "\r" not in (tmp_path / "out" / "similarity.html").read_text()
+
+
+def test_a_class_that_handed_in_one_code_is_one_group_not_every_pair(tmp_path, capsys):
+    """16 students hand in ORIGINAL, each dodged another way; one reworks half of it; one writes their own: one
+    group and one pair are printed and written (not the 120 pairs of the 16, nor 16 pairs with the reworker)."""
+    copies = [ORIGINAL, DISGUISED, *DODGED.values()]
+    for index in range(16):
+        (tmp_path / f"s{index:02}.py").write_text(copies[index % len(copies)], newline="")
+    reworked = ORIGINAL.replace("    probabilities = exps / total\n    return probabilities.astype(x.dtype)\n",
+                                "    out = np.empty_like(exps)\n    for i in np.ndindex(out.shape):\n"
+                                "        out[i] = exps[i] / total[i[:-1] + (0,)]\n    return out\n")
+    (tmp_path / "rework.py").write_text(reworked)
+    (tmp_path / "own.py").write_text(OWN_WAY)
+    assert main(["similar", "softmax", str(tmp_path), "--reports", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    names = ", ".join(f"s{index:02}.py" for index in range(16))
+    assert f"softmax: 18 submission(s) compared: 1 group(s) of the same code, 1 pair(s) at or above 50%\n" \
+           f"  100%  the same code (16): {names}\n" in out
+    pair_line, = (line for line in out.splitlines() if "rework.py" in line)
+    assert "rework.py and s00.py (and 15 more with the same code)" in pair_line
+    data = similarity_file.read(tmp_path / "out" / "similarity.json")["exercises"]["softmax"]
+    assert data["groups"] == [[f"s{index:02}.py" for index in range(16)]]
+    assert [(pair["first"], pair["second"]) for pair in data["pairs"]] == [("rework.py", "s00.py")]
+    page = (tmp_path / "out" / "similarity.html").read_text()
+    assert page.count('<section class="pair">') == 2
+    assert "16 students with the same code: s00.py, s01.py" in page
 
 
 def test_an_lms_export_is_read_as_batch_reads_it(tmp_path, capsys):
@@ -171,8 +260,8 @@ def test_an_lms_export_is_read_as_batch_reads_it(tmp_path, capsys):
     (tmp_path / "turingalan_10002_557_softmax.py").write_text(OWN_WAY)
     assert main(["similar", "softmax", str(tmp_path), "--reports", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
-    assert "Layout: Canvas export" in out and "3 submission(s) compared, 1 pair(s)" in out
-    assert "100%  hoppergrace_10001 and lovelaceada_10000" in out
+    assert "Layout: Canvas export" in out and "3 submission(s) compared: 1 group(s) of the same code, 0 pair(s)" in out
+    assert "100%  the same code (2): hoppergrace_10001, lovelaceada_10000" in out
 
 
 @pytest.mark.parametrize("args, expected", [
@@ -195,8 +284,14 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys, args, expected):
     ("{", "not JSON"),
     ('{"threshold": 0.5}', "exercises: missing"),
     ('{"threshold": 5, "exercises": {}}', "threshold: not a number from 0 to 1"),
-    ('{"threshold": 0.5, "exercises": {"softmax": {"compared": 2, "pairs": [{"first": "a"}]}}}',
+    ('{"threshold": 0.5, "exercises": {"softmax": {"compared": 2, "groups": [], "pairs": [{"first": "a"}]}}}',
      "exercises.softmax.pairs[0]: not a pair"),
+    ('{"threshold": 0.5, "exercises": {"softmax": {"compared": 2, "pairs": []}}}',
+     "exercises.softmax.groups: missing or not a list"),
+    ('{"threshold": 0.5, "exercises": {"softmax": {"compared": 2, "groups": [["a"]], "pairs": []}}}',
+     "exercises.softmax.groups[0]: not a list of two or more names"),
+    ('{"threshold": 0.5, "exercises": {"softmax": {"compared": 4, "groups": [["a", "b"], ["c", "a"]], "pairs": []}}}',
+     "exercises.softmax.groups[1]: names a student already in a group"),
 ])
 def test_a_bad_similarity_file_is_refused_naming_the_field(tmp_path, content, expected):
     path = tmp_path / "similarity.json"

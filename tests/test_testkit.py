@@ -8,7 +8,7 @@ import pytest
 from grader.core.checks import Failed, expect_close, precision_of
 from grader.core.testkit import (Diagnosis, as_dict, as_float, as_int, as_int_list, binomial_range, call, call_many,
                                  compare, diagnose, expect_count, expect_frequencies, expect_gradient, expected_got,
-                                 items, num, num_pair, numeric_gradient)
+                                 items, num, num_pair, numeric_gradient, python_ints)
 
 
 def failure(function, *args, **kwargs):
@@ -92,6 +92,21 @@ def test_other_results_are_type_checked_with_hints():
     assert failure(as_int_list, [1, np.int64(2)], "ids").startswith("ids[1] should be a Python int, got int64")
     assert failure(as_int_list, [1, "b"], "ids", item_hint=lambda item: "the character itself") == \
         "ids[1] should be a Python int, got str (the character itself)"
+
+
+def test_numpy_integers_where_python_ints_are_asked_say_whether_the_values_are_right():
+    merges = [(104, np.int64(101)), (np.int32(256), 108)]
+    assert failure(python_ints, merges, "bpe_train('hello', 2)", expected=[(104, 101), (256, 108)]) == \
+        ("bpe_train('hello', 2): the values are right, but they are numpy.int64, not int (the first at item "
+         "[0][1]): convert with int(), or .tolist() for a whole array")
+    assert failure(python_ints, merges, "bpe_train('hello', 2)", expected=lambda: [(104, 101), (256, 109)]) == \
+        ("bpe_train('hello', 2): item [0][1] is a numpy.int64, not an int (convert with int(), or .tolist() for a "
+         "whole array), and the values are not right either")
+    assert "the values are right" in failure(python_ints, [[np.int64(1), 2]], "r", expected=[(1, 2)])
+    assert python_ints([(1, 2)], "r", expected=[(3, 4)]) is None  # plain ints: the caller compares the values
+    assert "the values are right" in failure(python_ints, {"ids": [np.uint8(7)]}, "r", expected={"ids": [7]})
+    assert failure(as_int_list, [np.int64(5), np.int64(6)], "ids", expected=[5, 6]).startswith(
+        "ids: the values are right, but they are numpy.int64")
 
 
 # ---- naming the mistake ----------------------------------------------------------------------------

@@ -143,3 +143,18 @@ def header(raw, blob_size=0):
 def test_malformed_frames_are_wire_errors(data):
     with pytest.raises(WireError):
         FrameReader().feed(data + b"\0" * 3)
+
+
+def test_arrays_the_other_side_has_go_by_number_and_views_decode_without_a_copy():
+    given = np.arange(4.0)
+    tree, blobs = encode_value([given, {"m": given + 1}], known=[given])
+    assert tree[0] == {"known": 0} and len(blobs) == 1
+    mine = np.zeros(4)
+    decoded = decode_value(tree, blobs, known=[mine])
+    assert decoded[0] is mine and decoded[1]["m"].tolist() == [1.0, 2.0, 3.0, 4.0]
+    with pytest.raises(WireError):
+        decode_value(tree, blobs)  # a number with nothing to refer to
+    buffer = bytearray(np.ones(2).tobytes())
+    view = decode_value({"nd": ["<f8", [2], 0]}, [memoryview(buffer)], copy=False)
+    view[0] = 5.0
+    assert np.frombuffer(buffer)[0] == 5.0

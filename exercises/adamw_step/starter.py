@@ -11,15 +11,12 @@ def adamw_step(param, grad, m, v, t, lr, beta1=0.9, beta2=0.999, eps=1e-8, weigh
             (zeros before the first step).
         t: int >= 1, this step's number (1 on the first step).
         lr: the learning rate.
-        beta1, beta2, eps, weight_decay: AdamW's settings (PyTorch's defaults, but weight_decay=0.01).
+        beta1, beta2, eps, weight_decay: AdamW's settings (PyTorch's defaults).
 
     Returns:
-        (new_param, new_m, new_v), three new arrays of param's shape:
-            new_m = beta1 * m + (1 - beta1) * grad
-            new_v = beta2 * v + (1 - beta2) * grad ** 2
-            m_hat = new_m / (1 - beta1 ** t),  v_hat = new_v / (1 - beta2 ** t)
-            new_param = param * (1 - lr * weight_decay) - lr * m_hat / (sqrt(v_hat) + eps)
+        (new_param, new_m, new_v), three new arrays of param's shape: the parameter after the step and
+        the running moments m_t, v_t (not their bias-corrected copies), as the statement's update rule says.
         The inputs are left unchanged.
     """
-    # TODO: update the moments, correct their bias, then decay and step the parameter.
+    # TODO: the update rule of the statement, entry by entry, with whole-array operations.
     raise NotImplementedError

@@ -15,9 +15,10 @@ def attention_with_cache(q, k, v, cache):
 
     Returns:
         A tuple (out, cache):
-            out: float array (H, D), out[h] = sum_j softmax_j(q[h] . K'[h, j] / sqrt(D)) V'[h, j]
+            out: float array (H, D), row h what causal attention gives head h at the new position,
+                over the t earlier positions and itself.
             cache: (K', V'), new arrays of shape (H, t + 1, D): K and V with k and v appended
                 as position t.
     """
-    # TODO: append k, v to the cache (new arrays), then attend with q over all t + 1 positions.
+    # TODO: grow the cache (new arrays), then attend with q over all t + 1 positions.
     raise NotImplementedError

@@ -11,9 +11,8 @@ def bpe_encode(text, merges):
         merges: a list of pairs (a, b) of ints, as tuples or as lists; merges[i] makes id 256 + i.
 
     Returns:
-        A Python list of Python ints. Start from ids = list(text.encode("utf-8")); while some adjacent
-        pair is in merges, take the one with the lowest index i in merges and replace all its
-        occurrences, from left to right and without overlaps, by 256 + i.
+        A Python list of Python ints: the UTF-8 bytes of text with the merges applied, lowest rank
+        first, until no adjacent pair is a merge (the statement's rules).
     """
     # TODO: build a rank for every pair, then merge the lowest-ranked adjacent pair until none is left.
     raise NotImplementedError

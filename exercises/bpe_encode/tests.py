@@ -132,7 +132,8 @@ def _describe(text, merges, source):
 def _ids(bpe_encode, text, merges, source=None):
     """Call the learner's function; return its ids as a list of Python ints, after type checks."""
     what = _describe(text, merges, source)
-    return as_int_list(bpe_encode(text, merges), f"the result of {what}"), what
+    return as_int_list(bpe_encode(text, merges), f"the result of {what}",
+                       expected=lambda: _encode(text, merges)), what
 
 
 def _check(bpe_encode, text, merges, source=None, want=None):

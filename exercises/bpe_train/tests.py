@@ -11,7 +11,7 @@ bytes) so a failure message can name the mistake.
 import numpy as np
 
 from grader.core.checks import fail, type_name
-from grader.core.testkit import diagnose
+from grader.core.testkit import diagnose, python_ints
 
 
 def _positions(ids, non_overlapping=False):
@@ -106,6 +106,7 @@ def _call(bpe_train, text, n_merges):
     if type(result) is not list:
         hint = " (return a list of the pairs)" if type(result) in (tuple, dict) else ""
         fail(f"{what} should return a list of (a, b) tuples, got {type_name(result)}{hint}")
+    python_ints(result, what, expected=lambda: _train(text, n_merges)[0])
     merges = []
     for r, pair in enumerate(list.__iter__(result)):
         if type(pair) is not tuple:
@@ -116,10 +117,7 @@ def _call(bpe_train, text, n_merges):
             fail(f"{what}: merge {r} should be a pair (a, b), got a tuple of {len(items)} values")
         for item in items:
             if type(item) is not int:
-                hint = ""
-                if issubclass(type(item), np.integer):
-                    hint = " (a numpy integer: convert with int(...))"
-                fail(f"{what}: merge {r} should hold two Python ints, got {type_name(item)}{hint}")
+                fail(f"{what}: merge {r} should hold two Python ints, got {type_name(item)}")
         merges.append((items[0], items[1]))
     return merges, what
 

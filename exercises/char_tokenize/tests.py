@@ -73,7 +73,7 @@ def _call(char_tokenize, text):
         elif issubclass(type(vocab), np.ndarray):
             hint = " (make it a string with \"\".join(...))"
         fail(f"{what}: vocab should be a str, got {type_name(vocab)}{hint}")
-    ids = as_int_list(ids, f"{what}: ids", item_hint=lambda item: (
+    ids = as_int_list(ids, f"{what}: ids", expected=lambda: _expected(text)[1], item_hint=lambda item: (
         "the character itself: the id is its index in vocab" if type(item) is str else ""))
     return vocab, ids, what
 

@@ -10,9 +10,9 @@ def clip_grad_norm(grads, max_norm):
 
     Returns:
         (clipped, total_norm):
-            total_norm = sqrt(sum of the squares of every entry of every array), before clipping
-            clipped = a new list of new arrays, grads[k] * min(1, max_norm / (total_norm + 1e-6)),
-                      in the same order.
+            total_norm: the global L2 norm of all the gradients together, before clipping.
+            clipped: a new list of new arrays, each grads[k] times the one factor of the statement,
+                     in the same order.
         The arrays of grads are left unchanged.
     """
     # TODO: one norm for all the arrays together, then one factor for all of them.

@@ -12,10 +12,8 @@ def get_batch(data, block_size, batch_size, rng):
             starts = rng.integers(0, len(data) - block_size, size=batch_size)
 
     Returns:
-        A tuple (x, y) of integer numpy arrays of shape (B, T):
-            x[b] = data[s : s + T]
-            y[b] = data[s + 1 : s + T + 1]      (the next token at every position)
-        with s = starts[b].
+        A tuple (x, y) of integer numpy arrays of shape (B, T): row b of x is the window of data
+        starting at starts[b]; y holds, at each position, the token that follows x's in data.
     """
     # TODO: draw the starts, then cut one window of inputs and one of targets per start.
     raise NotImplementedError

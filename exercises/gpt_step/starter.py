@@ -24,8 +24,9 @@ def gpt_step(token_id, p, n_heads, cache):
             logits: float array (V,), row t of gpt_logits(all ids fed so far, p, n_heads),
                 where t = the number of ids fed before this one.
             cache: your own structure (None, numbers, lists, tuples, dicts, numpy arrays), new,
-                holding t + 1 and, for every block, the keys and values of positions 0..t.
+                holding t + 1 and one attention_with_cache cache per block; the earlier positions
+                are read from it, never recomputed.
     """
-    # TODO: embed at position t, run each block on this one vector with its own attention cache,
-    # final layer norm, tied output layer; return the logits and the new cache.
+    # TODO: run the new position alone through the model, each block with its own cache;
+    # return the logits and the new cache.
     raise NotImplementedError

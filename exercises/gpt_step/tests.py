@@ -78,11 +78,15 @@ def _block(x, b, n_heads, **attention_options):
     return x + hidden @ b["W2"] + b["b2"]
 
 
-def _forward(ids, p, n_heads, *, positions="0, 1, 2, ...", final_ln=True, **attention_options):
+def _forward(ids, p, n_heads, *, positions="0, 1, 2, ...", final_ln=True, one_cache=False, output_W_E=None,
+             **attention_options):
     """The logits (T, V) of the whole sequence; the keyword arguments reproduce known mistakes.
 
-    positions: "0, 1, 2, ..." (correct), "all 0" or "from 1".
+    positions: "0, 1, 2, ..." (correct), "all 0" or "from 1".  one_cache: every block's keys and values in
+    one list (_one_cache_forward).  output_W_E: the tied output layer's matrix, when it is not p["W_E"].
     """
+    if one_cache:
+        return _one_cache_forward(ids, p, n_heads)
     ids = [int(i) for i in ids]
     W_E = np.asarray(p["W_E"], dtype=np.float64)
     blocks = [{key: np.asarray(value, dtype=np.float64) for key, value in b.items()} for b in p["blocks"]]
@@ -93,6 +97,38 @@ def _forward(ids, p, n_heads, *, positions="0, 1, 2, ...", final_ln=True, **atte
         x = _block(x, b, n_heads, **attention_options)
     if final_ln:
         x = _layer_norm(x, np.asarray(p["lnf_g"], dtype=np.float64), np.asarray(p["lnf_b"], dtype=np.float64))
+    return x @ (W_E if output_W_E is None else np.asarray(output_W_E, dtype=np.float64)).T
+
+
+def _one_cache_forward(ids, p, n_heads):
+    """The logits (T, V) when one list of keys and values serves every block (a classic mistake).
+
+    Fed one position at a time, block l of position t appends its key and value to the list and attends
+    over all of it: every block's keys of the earlier positions, and blocks 0..l of position t.
+    """
+    W_E = np.asarray(p["W_E"], dtype=np.float64)
+    blocks = [{key: np.asarray(value, dtype=np.float64) for key, value in b.items()} for b in p["blocks"]]
+    C = W_E.shape[1]
+    D = C // n_heads
+    keys, values, rows = [], [], []
+    for t, token_id in enumerate(ids):
+        x = W_E[int(token_id)] + _pe_row(t, C)
+        for b in blocks:
+            h = _layer_norm(x[None, :], b["ln1_g"], b["ln1_b"])[0]
+            q = h @ b["W_q"]
+            keys.append(h @ b["W_k"])
+            values.append(h @ b["W_v"])
+            merged = np.empty(C)
+            for head in range(n_heads):
+                columns = slice(head * D, (head + 1) * D)
+                scores = [float(q[columns] @ k[columns]) / math.sqrt(D) for k in keys]
+                weights = [math.exp(s - max(scores)) for s in scores]
+                merged[columns] = sum(w * v[columns] for w, v in zip(weights, values)) / sum(weights)
+            x = x + merged @ b["W_o"]
+            hidden = _layer_norm(x[None, :], b["ln2_g"], b["ln2_b"])[0] @ b["W1"] + b["b1"]
+            x = x + np.array([_gelu(float(u)) for u in hidden]) @ b["W2"] + b["b2"]
+        rows.append(x)
+    x = _layer_norm(np.array(rows), np.asarray(p["lnf_g"], dtype=np.float64), np.asarray(p["lnf_b"], dtype=np.float64))
     return x @ W_E.T
 
 
@@ -107,6 +143,10 @@ def _mistakes(p, n_heads):
     if p["blocks"]:
         mistakes.append((dict(context=False), "looks like each token only attends to itself: pass each block the "
                                               "cache it returned at the previous call, not None"))
+        if len(p["blocks"]) > 1:
+            mistakes.append((dict(one_cache=True), "looks like one cache serves every block: each block needs a "
+                                                   "cache of its own (block 2's keys come from block 1's output), "
+                                                   "e.g. a list of one attention_with_cache cache per block"))
         if n_heads > 1:
             mistakes.append((dict(merge="interleaved"), "looks like the heads were merged in the wrong order: "
                                                         "out of shape (n_heads, D) becomes out.reshape(C), head h "
@@ -298,3 +338,36 @@ def test_larger(gpt_step):
     p = _params(60, 50, 16, 2)
     rows, _ = _feed(gpt_step, list(ids), p, 4)
     _compare(rows, _forward(ids, p, 4), ids, p, 4, _describe(ids, p, 4) + " (each id a numpy integer)")
+
+
+def test_uses_the_cache(gpt_step):
+    """Earlier positions come from the cache, not recomputed from the ids at every call"""
+    # Before the last call the embedding rows of the earlier ids change (the last id's row does not).  A
+    # cache keeps what was computed from the old rows, so only the tied output layer sees the new ones;
+    # recomputing the prefix from the ids (e.g. gpt_logits(ids_so_far, p, n_heads)[-1]) sees them too.
+    V, C, n_heads = 12, 8, 2
+    p = _params(70, V, C, 2)
+    ids = [3, 7, 1, 7, 5]
+    what = _describe(ids[:-1], p, n_heads)
+    rows, cache = _feed(gpt_step, ids[:-1], p, n_heads, what=what)
+    _compare(rows, _forward(ids[:-1], p, n_heads), ids[:-1], p, n_heads, what)
+    changed = dict(p, W_E=p["W_E"].copy())
+    changed["W_E"][[3, 7, 1]] += np.random.default_rng(71).normal(size=(3, C))
+    what = (f"gpt_step fed {ids[:-1]} one at a time, then {ids[-1]} with p['W_E'] rows 3, 7 and 1 (those of the "
+            f"earlier ids) changed (C={C}, V={V}, 2 blocks, n_heads={n_heads})")
+    logits, _ = _step(gpt_step, ids[-1], changed, n_heads, cache, f"{what}: the call for position 4")
+    expected = _forward(ids, p, n_heads, output_W_E=changed["W_E"])[-1]
+    atol = _tolerance(p, expected)
+    error = np.abs(logits - expected)
+    error[np.isnan(error)] = np.inf
+    if error.max() > atol:
+        v = int(np.argmax(error))
+        recomputed = _forward(ids, changed, n_heads)[-1]
+        hint = ""
+        if np.abs(logits - recomputed).max() <= atol:
+            hint = (" (looks like the earlier positions were recomputed from the ids: the result is row 4 of "
+                    "gpt_logits(ids, p, n_heads) with the new rows. Keep each block's keys and values in the cache "
+                    "and run only the new position through the model: that is the point of the cache)")
+        fail(f"{what}: the call for position 4 gave logits[{v}] = {logits[v]:.8g}, expected {expected[v]:.8g}: the "
+             f"earlier positions as they were computed when fed (from the cache), the new position and the output "
+             f"layer with the new p{hint}", got=logits, expected=expected)

@@ -11,11 +11,8 @@ def lr_at(step, max_lr, min_lr, warmup_steps, max_steps):
         max_steps: int >= warmup_steps, the step where the decay ends.
 
     Returns:
-        A Python float:
-            max_lr * (step + 1) / warmup_steps                        while step < warmup_steps
-            min_lr                                                   once step >= max_steps
-            min_lr + 0.5 * (1 + cos(pi * r)) * (max_lr - min_lr)      in between,
-        with r = (step - warmup_steps) / (max_steps - warmup_steps).
+        A Python float: the warmup while step < warmup_steps, the cosine decay until max_steps,
+        then min_lr, as the statement defines them.
     """
     # TODO: the warmup, then the end of the schedule, then the cosine in between.
     raise NotImplementedError

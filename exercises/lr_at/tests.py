@@ -39,7 +39,8 @@ def _lr(step, max_lr, min_lr, warmup_steps, max_steps, mistake=None):
 
 _MISTAKES = [
     ("warmup_from_zero", "looks like the warmup is max_lr * step / warmup_steps, which gives 0 at step 0 (a "
-                         "wasted step) and reaches max_lr one step late; use (step + 1) / warmup_steps"),
+                         "wasted step) and reaches max_lr one step late (nanoGPT's train.py before December 2024); this "
+                         "step follows build-nanogpt: (step + 1) / warmup_steps"),
     ("warmup_too_long", "looks like the warmup also covers step == warmup_steps (step <= warmup_steps), which "
                         "overshoots max_lr; the warmup is step < warmup_steps"),
     ("span_is_max_steps", "looks like the cosine runs over max_steps instead of the decay span: "

@@ -16,6 +16,5 @@ def top_p_filter(logits, top_p):
         shortest run of most likely ids (ties: lower id first) whose probabilities sum to at least
         top_p (all ids if none does), renormalised; 0 for every other id.
     """
-    # TODO: softmax, sort the ids by probability (largest first, stably), find the first running
-    # sum >= top_p, renormalise the kept probabilities into a new array of zeros.
+    # TODO: find the ids of the nucleus, then renormalise their probabilities into a new array of zeros.
     raise NotImplementedError

@@ -20,12 +20,8 @@ def train_step(p, opt, x, y, n_heads, lr, weight_decay=0.01, max_norm=1.0):
         lr, weight_decay, max_norm: for adamw_step and clip_grad_norm.
 
     Returns:
-        (new_p, new_opt, loss):
-            loss: the mean over the B sequences of gpt_loss_and_grads's loss, before the update
-            gradients: the mean over the B sequences, clipped together by clip_grad_norm
-            t = opt["t"] + 1 (0 + 1 when opt is None); every array updated by adamw_step with t,
-            weight_decay only for arrays of 2 or more dimensions (0.0 for the others)
-            new_opt = {"t": t, "m": new moments like p, "v": new moments like p}
+        (new_p, new_opt, loss): the batch's loss before the update, new parameters shaped like p after
+        one clipped AdamW step (the statement's contract), and new_opt = {"t", "m", "v"} for the next call.
         p and opt are left unchanged: new dicts, lists and arrays are returned.
     """
     # TODO: average the gradients over the batch, clip them all at once, then one adamw_step per array.

@@ -70,22 +70,28 @@ def executor_address(text):
     return text
 
 
-def make_executor(address, jobs, sandbox_mode, hide=(), warn=None):
-    """The executor for an `executor_address`; `jobs` and `hide` only apply to local grading."""
+def make_executor(address, jobs, sandbox_mode, hide=(), warn=None, secret=()):
+    """The executor for an `executor_address`; `jobs`, `hide` and `secret` only apply to local grading."""
     if address == "local":
-        return LocalExecutor(jobs, sandbox_mode, hide, warn)
+        return LocalExecutor(jobs, sandbox_mode, hide, warn, secret)
     return DaskExecutor(address, sandbox_mode, warn)
 
 
 class LocalExecutor:
     """Forked checker processes on this machine, `jobs` at a time, with one sandbox for the batch."""
 
-    def __init__(self, jobs, sandbox_mode="auto", hide=(), warn=None):
-        self.jobs, self.sandbox_mode, self.hide, self.warn = jobs, sandbox_mode, hide, warn
+    def __init__(self, jobs, sandbox_mode="auto", hide=(), warn=None, secret=()):
+        """`secret`: folders whose files learner code must not be able to read (SandboxError if it can)."""
+        self.jobs, self.sandbox_mode, self.hide, self.warn, self.secret = jobs, sandbox_mode, hide, warn, secret
         self.sandbox = None
 
     def __enter__(self):
         self.sandbox = Sandbox(self.sandbox_mode, hide=self.hide, warn=self.warn)
+        readable = self.sandbox.learner_can_read(self.secret)
+        if readable is not None:
+            self.sandbox.close()
+            raise SandboxError(f"learner code would run {self.sandbox.learner_runs()} and could read {readable}; "
+                               "make bubblewrap work, or make the exercises' files readable by root only")
         return self
 
     def __exit__(self, *exc_info):

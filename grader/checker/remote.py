@@ -23,17 +23,21 @@ that was running when it arrived.
 import codecs
 import dataclasses
 import errno
+import fcntl
 import json
+import mmap
 import os
 import select
 import socket
 import time
 
 
+from grader.checker.references import References
 from grader.core.checks import fail
 from grader.core.engine import LearnerStopped, learner_exception
 from grader.core.report import MESSAGE_LIMIT, STDOUT_LIMIT
-from grader.wire import FrameReader, Unencodable, WireError, decode_value, encode_value, frame
+from grader.core.side_effects import changed_argument
+from grader.wire import FrameReader, Unencodable, WireError, arrays, decode_value, encode_value, frame
 
 DEFAULT_MEMORY_MB = 1024
 FILE_SIZE_LIMIT = 32 * 1024 * 1024   # cap on any file the learner's code writes
@@ -48,6 +52,8 @@ PIDFD_MARK = b"P"               # the byte that carries the learner's pidfd, fir
 EXIT_STATUS_WAIT = 2.0          # how long to wait for the watcher's report on how a learner ended
 SETUP_FAILED_EXIT = 70          # zygote.py's exit code when a learner process could not confine itself
 CHUNK = 1 << 20
+SHARED_ALIGNMENT = 64           # where each array starts in the arguments' memory file
+MAX_PARAMETERS, MAX_NAME = 256, 100  # what the learner may report of its function's signature
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,6 +80,8 @@ class RemoteLearner:
     def __init__(self, entry_name, source, sandbox, limits, earlier=()):
         self.entry_name, self.source, self.sandbox, self.limits = entry_name, source, sandbox, limits
         self.earlier = tuple(earlier)  # EarlierStep: their entry functions are in the learner's scope
+        self.references = References(self.earlier)  # run here, for the learner's calls to them
+        self._parameters = []  # the names of the learner's function's parameters, as it reported them
         self._process = None
         self._loaded = False
         self._used = 0.0       # CPU seconds
@@ -130,24 +138,52 @@ class RemoteLearner:
         if call_limit is not None and call_limit < limit:
             limit = call_limit
             late = f"your function did not return within {call_limit:g} s of CPU time (the limit for one call)"
-        message, blobs = self._exchange({"call": tree}, blobs, limit, late)
-        if set(message) == {"return"}:
-            try:
-                return decode_value(message["return"], blobs)
-            except WireError as exc:
-                self._interfered(f"its answer is not valid data: {exc}")
+        with _SharedArguments(blobs) as shared:
+            message, answer_blobs = self._exchange({"call": tree, "shared": shared.places}, shared.blobs, limit,
+                                                   late, fds=shared.fds)
+            now = shared.changed()
+        if set(message) in ({"return"}, {"return", "side_effect"}):
+            result = self._checked_return(tree, blobs, now, message, answer_blobs)
+            if "side_effect" in message and type(message["side_effect"]) is str:
+                fail(message["side_effect"][:MESSAGE_LIMIT])
+            return result
+        if set(message) == {"changed"} and type(message["changed"]) is str:
+            fail(f"your function changed its arguments in place: {message['changed'][:300]}")
+        if now is not None and set(message) == {"unencodable"}:
+            self._fail_if_changed(tree, blobs, now, None)
         if set(message) == {"raised"} and type(message["raised"]) is dict:
             raised = message["raised"]
             bases, text, description = raised.get("bases"), raised.get("message"), raised.get("description")
             if (type(bases) is list and all(type(b) is str for b in bases)
                     and type(text) is str and type(description) is str):
                 raise learner_exception(bases[:64], text[:500], description[:MESSAGE_LIMIT])
-        if set(message) == {"side_effect"} and type(message["side_effect"]) is str:
-            fail(message["side_effect"][:MESSAGE_LIMIT])
         if set(message) == {"unencodable"} and type(message["unencodable"]) is str:
             fail(f"your function returned {message['unencodable'][:300]}, which cannot be graded: return "
                  "numbers, strings, lists, tuples, dicts or numpy arrays of numbers")
         self._interfered("it sent an answer the grader does not understand")
+
+    def _checked_return(self, tree, blobs, now, message, answer_blobs):
+        """The result of a call that returned, after failing the test when the call changed an argument."""
+        try:
+            result, reported = decode_value(message["return"], answer_blobs,
+                                            known=list(arrays(decode_value(tree, now or blobs))))
+        except (WireError, ValueError, TypeError) as exc:
+            self._interfered(f"its answer is not valid data: {exc}")
+        if type(reported) is not tuple or len(reported) != 2:
+            self._interfered("its answer is not valid data: no arguments after the call")
+        self._fail_if_changed(tree, blobs, now, reported)
+        return result
+
+    def _fail_if_changed(self, tree, blobs, now, reported):
+        """Fail the test when the call changed its arguments: their arrays as the memory they were views of
+        holds them now (`now`, None when unchanged), seen here, and the rest as the learner's process reports
+        them (`reported`, None when not known)."""
+        pristine = decode_value(tree, blobs, copy=False)
+        if reported is None:
+            reported = decode_value(tree, now, copy=False)
+        problem = changed_argument(self._parameters, pristine, reported)
+        if problem is not None:
+            fail(problem)
 
     def prepare(self):
         """Ask for a learner process now, so that it starts while the hidden tests load."""
@@ -165,21 +201,28 @@ class RemoteLearner:
         if self._process is None:
             self._process = _LearnerProcess.spawn(self.sandbox, self.limits)
         importable = self.limits.importable
+        # The steps in scope by name only: their code stays here (see grader/checker/references.py).
+        earlier = [{key: value for key, value in step.to_dict().items() if key != "source"} for step in self.earlier]
         request = {"load": {"entry": self.entry_name, "source": self.source,
                             "importable": sorted(importable) if importable is not None else None,
-                            "earlier": [step.to_dict() for step in self.earlier]}}
+                            "earlier": earlier}}
         message, _ = self._exchange(request, (), self._left(), self._used_up(), loading=True)
-        error = message.get("loaded", 0)
-        if set(message) != {"loaded"} or not (error is None or type(error) is str):
+        error, parameters = message.get("loaded", 0), message.get("parameters")
+        if set(message) != {"loaded", "parameters"} or not (error is None or type(error) is str):
             self._interfered("it answered the load request with something else")
+        if (type(parameters) is not list or len(parameters) > MAX_PARAMETERS
+                or not all(type(p) is str and p.isidentifier() and len(p) <= MAX_NAME for p in parameters)):
+            self._interfered("it described its function's parameters wrongly")
+        self._parameters = parameters
         if error is not None:
             self._discard()
             raise LearnerStopped("error", error[:MESSAGE_LIMIT])
         self._loaded = True
 
-    def _exchange(self, message, blobs, seconds, late, loading=False):
-        """Send one message and wait for the answer, at most `seconds` of the learner's CPU time (and the
-        wall-clock backstop); LearnerStopped when it does not come.
+    def _exchange(self, message, blobs, seconds, late, loading=False, fds=()):
+        """Send one message (with the file descriptors `fds`) and wait for the answer, at most `seconds` of
+        the learner's CPU time (and the wall-clock backstop); LearnerStopped when it does not come.
+        Meanwhile answer the learner's calls to the earlier steps in its scope.
 
         `late` says what happened when the time is up.
         """
@@ -213,7 +256,9 @@ class RemoteLearner:
                 if process.output in readable:
                     self._drain_output()
                 if writable:
-                    sent = _send_some(process.channel, outgoing)
+                    sent = _send_some(process.channel, outgoing, fds)
+                    if sent:
+                        fds = ()  # they went with the first bytes
                     outgoing = outgoing[sent:] if sent is not None else outgoing[:0]
                 if process.channel in readable:
                     data = _receive_some(process.channel)
@@ -227,15 +272,31 @@ class RemoteLearner:
                         answers = reader.feed(data)
                     except WireError as exc:
                         self._interfered(f"it sent a malformed message: {exc}")
-                    if answers:
-                        if len(answers) > 1 or reader.pending or outgoing:
+                    for index, answer in enumerate(answers):
+                        if outgoing:
+                            self._interfered("it sent more than one answer")
+                        if set(answer[0]) == {"earlier_call"}:
+                            outgoing = memoryview(frame(*self._call_reference(answer, wall_deadline)))
+                            continue
+                        if index < len(answers) - 1 or reader.pending:
                             self._interfered("it sent more than one answer")
                         self._drain_output()
                         self._check_memory()
-                        return answers[0]
+                        return answer
         finally:
             self._used += max(used, process.cpu_seconds() - cpu_started)  # the last reading, once it ended
             self._wall_used += time.monotonic() - started
+
+    def _call_reference(self, request, wall_deadline):
+        """The answer to the learner's call to an earlier step in its scope (see grader/checker/references.py)."""
+        message, blobs = request
+        try:
+            return self.references.answer(message["earlier_call"], blobs, wall_deadline - time.monotonic())
+        except ValueError as exc:
+            self._interfered(str(exc))
+        except LearnerStopped:
+            self._discard()
+            raise
 
     def _check_memory(self):
         """Stop the learner with a clear verdict when the kernel killed one of its processes for memory."""
@@ -425,9 +486,12 @@ class _LearnerProcess:
             self.cgroup.remove()
 
 
-def _send_some(channel, data):
-    """How many bytes of `data` went out now; None when the learner can no longer receive."""
+def _send_some(channel, data, fds=()):
+    """How many bytes of `data` went out now (`fds` with the first of them); None when the learner can no
+    longer receive."""
     try:
+        if fds:
+            return socket.send_fds(channel, [data[:CHUNK]], list(fds))
         return channel.send(data[:CHUNK])
     except (BlockingIOError, InterruptedError):
         return 0
@@ -435,6 +499,55 @@ def _send_some(channel, data):
         if exc.errno in (errno.EPIPE, errno.ECONNRESET):
             return None  # the learner is gone; reading its channel tells us how it ended
         raise
+
+
+class _SharedArguments:
+    """The arguments' array bytes in a memory file the learner's process maps: its arrays are views of it, so
+    whatever the learner's code writes into them is seen here after the call, whatever it changes in its own
+    process.  No file (the bytes go in the message) when the arguments hold no array data.
+
+    The file is sealed against shrinking and growing, so reading it back never faults.
+    """
+
+    def __init__(self, blobs):
+        self.blobs, self.places, self.fds = blobs, [], ()
+        self._originals, self._mapping = None, None
+        sizes = [len(memoryview(blob).cast("B")) for blob in blobs]
+        if not any(sizes):
+            return
+        offset = 0
+        for size in sizes:
+            self.places.append([offset, size])
+            offset += -(-size // SHARED_ALIGNMENT) * SHARED_ALIGNMENT
+        fd = os.memfd_create("arguments", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+        try:
+            os.ftruncate(fd, offset)
+            fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+            self._mapping = mmap.mmap(fd, offset)
+        except BaseException:
+            os.close(fd)
+            raise
+        for (start, size), blob in zip(self.places, blobs):
+            self._mapping[start:start + size] = memoryview(blob).cast("B")
+        self._originals, self.blobs, self.fds = blobs, (), (fd,)
+
+    def changed(self):
+        """The blobs as the memory file holds them now, when any differs from what was sent; else None."""
+        if self._mapping is None:
+            return None
+        now = [self._mapping[start:start + size] for start, size in self.places]
+        if all(after == memoryview(before).cast("B") for after, before in zip(now, self._originals)):
+            return None
+        return now
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        if self._mapping is not None:
+            self._mapping.close()
+        for fd in self.fds:
+            os.close(fd)
 
 
 def _receive_some(channel):

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy
 
 from grader.checker.cgroups import CgroupsUnavailable, LearnerCgroups
-from grader.processes import die_with_parent
+from grader.processes import NOBODY, as_user, die_with_parent
 
 MODES = ("auto", "bwrap", "none")
 CLONE_NEWUSER = 0x10000000
@@ -66,9 +66,9 @@ class Sandbox:
         self._process = None
         self.nobody_cannot_read = None  # without bubblewrap, run as root: the folder that made learners run as root
         self.cgroups, self.no_cgroups = None, None  # LearnerCgroups, or why there are none
-        unavailable = None
+        self.unavailable = unavailable = None  # why bubblewrap could not be used, under "auto"
         if mode in ("auto", "bwrap"):
-            unavailable = self._start("bwrap")
+            self.unavailable = unavailable = self._start("bwrap")
             if unavailable is not None and mode == "bwrap":
                 raise SandboxError(f"bubblewrap sandbox unavailable: {unavailable}; {ENABLE_HINT}, "
                                    "or choose --sandbox none")
@@ -122,7 +122,8 @@ class Sandbox:
             learner_user = "own-uids" if own_uids else "sandbox-uid"
         else:
             learner_user = "nobody-if-readable" if os.geteuid() == 0 else "invoking-user"
-        command = [_python(), "-E", "-c", _BOOT.format(root=str(PACKAGE_ROOT)), str(theirs.fileno()), mode,
+        # sys.executable, not the file it links to: a venv's python finds the venv's packages by its own path.
+        command = [sys.executable, "-E", "-c", _BOOT.format(root=str(PACKAGE_ROOT)), str(theirs.fileno()), mode,
                    learner_user, scratch]
         if mode == "bwrap":
             command = ["bwrap", *self._bwrap_options(userns if own_uids else None, scratch), "--", *command]
@@ -194,6 +195,42 @@ class Sandbox:
             options += ["--remount-ro", "/tmp", "--dir", scratch]
         return options
 
+    def learner_runs(self):
+        """How learner code runs: "in a bubblewrap sandbox", or "without a sandbox (why), as USER"."""
+        if self.mode == "bwrap":
+            return "in a bubblewrap sandbox"
+        if os.geteuid() != 0:
+            user = f"uid {os.geteuid()} (this user)"
+        else:
+            user = "root" if self.nobody_cannot_read else "user nobody"
+        return f"without a sandbox ({self.unavailable or '--sandbox none'}), as {user}"
+
+    def learner_can_read(self, folders):
+        """The first file under `folders` that learner code could read, or None when it can read none.
+
+        Under bubblewrap, learners see only what _bwrap_options binds, less what it hides; without it they
+        run as nobody (root's grader) or as this user, and a child of that user tries to open each file.
+        """
+        files = [os.path.join(top, name) for folder in folders for top, _, names in os.walk(folder)
+                 for name in names]
+        if self.mode == "bwrap":
+            bound = [*SYSTEM_PATHS, *SYSTEM_FILES, *_python_paths()]
+            hidden = [str(path.resolve()) for path in self.hide]
+            return next((name for name in files
+                         if _under(os.path.realpath(name), bound) and not _under(os.path.realpath(name), hidden)),
+                        None)
+
+        def first_readable():
+            for name in files:
+                try:
+                    with open(name, "rb"):
+                        return os.fsencode(name)
+                except OSError:
+                    pass
+            return b""
+        learner = NOBODY if os.geteuid() == 0 and not self.nobody_cannot_read else None
+        return os.fsdecode(as_user(learner, first_readable)) or None
+
     def restart(self):
         """Start a fresh zygote, in the mode this one ran in, after it stopped."""
         mode = self.mode
@@ -219,6 +256,10 @@ class Sandbox:
         if self._process is not None:
             _stop(self._process)
             self._process = None
+
+
+def _under(path, folders):
+    return any(path == folder or path.startswith(folder.rstrip("/") + "/") for folder in folders)
 
 
 LEARNER_UID_OFFSET = 100_000  # uid n >= 1 of the namespace is uid LEARNER_UID_OFFSET + n outside

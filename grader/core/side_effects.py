@@ -8,11 +8,12 @@ given (`passed`, after the call) with an untouched copy (`pristine`) and looks f
 result that share memory with `passed`, and for lists and dicts of `passed` returned as they are;
 it returns a learner-facing message, or None.
 
-It runs where the learner's code runs (the learner's process offline, the page's interpreter in
-the browser): only there are the arrays the call received still visible.  Numeric numpy arrays
-are compared byte for byte (so NaN equals NaN), and lists, tuples and dicts by their items;
-anything else (numbers, strings, random generators, whose state a call is meant to advance) is
-not compared.
+It runs where the learner's code runs (the page's interpreter in the browser; offline, the learner's
+process, where it only helps: the learner can switch it off there).  Offline the trusted side checks the
+arrays of the arguments on its own with `changed_argument` (see grader/checker/remote.py).  Numeric numpy
+arrays are compared byte for byte (so NaN equals NaN), lists, tuples and dicts by their items, and the
+numbers, strings, booleans and None inside them by value (`opt["t"] += 1` changes the caller's dict);
+random generators (whose state a call is meant to advance) are not compared.
 """
 
 import inspect
@@ -23,6 +24,7 @@ from grader.core.checks import type_name
 
 MAX_DEPTH = 20
 CONTAINERS = (list, tuple, dict)  # the containers whose items are looked into
+PLAIN = (int, float, complex, bool, str, type(None))  # compared by value, inside a container
 
 
 def side_effect(entry, pristine, passed, result):
@@ -32,21 +34,25 @@ def side_effect(entry, pristine, passed, result):
     `pristine` and `passed` are (args, kwargs): an untouched copy of the arguments and the very
     objects the call received.
     """
+    parameters = parameter_names(entry)
     try:
-        return _side_effect(entry, pristine, passed, result)
+        change = changed_argument(parameters, pristine, passed)
+    except Exception as exc:  # e.g. an ndarray subclass put into an argument, whose methods raise
+        return f"your function's arguments could not be examined after the call ({type(exc).__name__})"
+    return change or shared_result(parameters, passed, result)
+
+
+def shared_result(parameters, passed, result):
+    """A message saying which part of the result shares memory with an argument of the call (args, kwargs)
+    `passed`, or is one of its lists or dicts; None when none does."""
+    try:
+        return _shared_result(parameters, passed, result)
     except Exception as exc:  # e.g. an ndarray subclass in the result whose methods raise
         return f"your function's result could not be examined ({type(exc).__name__}): return plain numpy arrays"
 
 
-def _side_effect(entry, pristine, passed, result):
-    positional = _positional_names(entry, len(passed[0]))
-    arguments = _named(positional, passed)
-    for (name, before), (_, after) in zip(_named(positional, pristine), arguments):
-        change = _first_change(before, after, name, 0)
-        if change is not None:
-            return (f"your function changed its argument {name} in place ({change}): leave the inputs as they were "
-                    "and compute into new arrays (`a = a * 2` makes a new array; `a *= 2` and `a[...] = ...` "
-                    "change the caller's)")
+def _shared_result(parameters, passed, result):
+    arguments = _named(_positional_names(parameters, len(passed[0])), passed)
     inputs = [(f"the argument {where}", part) for name, value in arguments for where, part in _parts(value, name, 0)]
     for where, part in _parts(result, "your result", 0):
         for input_where, input_part in inputs:
@@ -61,12 +67,31 @@ def _side_effect(entry, pristine, passed, result):
     return None
 
 
-def _positional_names(entry, count):
-    """The names of the entry's first `count` parameters ("number 4" for one past its signature)."""
+def changed_argument(parameters, pristine, passed):
+    """A message naming the first argument the call changed in place, or None.
+
+    `parameters`: the names of the function's parameters, in order (as `parameter_names` gives them).
+    """
+    positional = _positional_names(parameters, len(passed[0]))
+    for (name, before), (_, after) in zip(_named(positional, pristine), _named(positional, passed)):
+        change = _first_change(before, after, name, 0)
+        if change is not None:
+            return (f"your function changed its argument {name} in place ({change}): leave the inputs as they were "
+                    "and compute into new arrays (`a = a * 2` makes a new array; `a *= 2` and `a[...] = ...` "
+                    "change the caller's)")
+    return None
+
+
+def parameter_names(entry):
+    """The names of the parameters of `entry`, in order ([] when it has no signature to read)."""
     try:
-        parameters = list(inspect.signature(entry).parameters)
+        return list(inspect.signature(entry).parameters)
     except (TypeError, ValueError):
-        parameters = []
+        return []
+
+
+def _positional_names(parameters, count):
+    """The names of the first `count` parameters ("number 4" for one past the signature)."""
     return [parameters[i] if i < len(parameters) else f"number {i + 1}" for i in range(count)]
 
 
@@ -112,6 +137,11 @@ def _first_change(before, after, where, depth):
             change = _first_change(before[key], after[key], f"{where}[{key!r}]", depth + 1)
             if change is not None:
                 return change
+    if type(before) in PLAIN and depth > 0:  # an item of a list or dict replaced by another value
+        if type(after) is not type(before):
+            return f"{where} was {_plain(before)}, is now a {type_name(after)}"
+        if after != before and not (after != after and before != before):  # NaN stays NaN
+            return f"{where} was {_plain(before)}, is now {_plain(after)}"
     return None
 
 
@@ -131,6 +161,11 @@ def _parts(value, where, depth):
         for key, item in value.items():
             if type(item) in CONTAINERS or isinstance(item, np.ndarray):
                 yield from _parts(item, f"{where}[{key!r}]", depth + 1)
+
+
+def _plain(value):
+    text = f"{value:.6g}" if type(value) is float else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _number(value):

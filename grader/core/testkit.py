@@ -8,7 +8,8 @@
   an ndarray, precise enough, the right shape, with a hint for a telling wrong shape).
 - `checked_array`: the same checks on a result already in hand.
 - `items`, `as_dict`, `as_float`, `as_int`, `as_int_list`: other results (tuples, dicts, numbers, ids),
-  type-checked with hints.
+  type-checked with hints; `python_ints` refuses numpy integers where Python ints are asked, saying whether
+  the values are right.
 - `compare`: fail at the worst entry, naming the classic mistake the result matches (`diagnose`).
 - `diagnose`: " (looks like ...)" for the first (or closest, or only) mistake that reproduces a result;
   `Diagnosis` binds an exercise's mistakes once, for tests that diagnose in many places.
@@ -159,10 +160,11 @@ def as_int(value, what, *, of="an id"):
     fail(f"{what} should be {of} (an int), got {type_name(value)}{hint}")
 
 
-def as_int_list(value, what, *, item_hint=None):
+def as_int_list(value, what, *, item_hint=None, expected=None):
     """A Python list of Python ints the learner returned (`what` names it: "the result of f(x)"), failing with
     a hint on a numpy array, a tuple, or an item that is not a Python int; `item_hint(item)` may add a few
-    words on such an item."""
+    words on such an item.  With `expected` (see `python_ints`) a list of numpy integers is told whether its
+    values are right."""
     if type(value) is not list:
         hint = ""
         if issubclass(type(value), np.ndarray):
@@ -171,6 +173,8 @@ def as_int_list(value, what, *, item_hint=None):
             hint = " (return a list, not a tuple)"
         fail(f"{what} should be a Python list of ints, got {type_name(value)}{hint}")
     found = list(list.__iter__(value))
+    if expected is not None:
+        python_ints(found, what, expected=expected)
     for position, entry in enumerate(found):
         if type(entry) is not int:
             hint = item_hint(entry) if item_hint is not None else ""
@@ -178,6 +182,59 @@ def as_int_list(value, what, *, item_hint=None):
                 hint = "a numpy integer: convert it with int(...), or use .tolist() on a numpy array"
             fail(f"{what}[{position}] should be a Python int, got {type_name(entry)}{f' ({hint})' if hint else ''}")
     return found
+
+
+def python_ints(value, what, *, expected):
+    """Fail when `value` (lists, tuples and dicts of them, read without calling the learner's methods) holds a
+    numpy integer where Python ints are asked, saying where, and whether the values are right all the same
+    (compared with `expected`, a plain value or a function giving it).  Returns None otherwise."""
+    found = _numpy_int(value, "")
+    if found is None:
+        return
+    where, item = found
+    kind = f"numpy.{type_name(item)}"
+    if _plain(value) == _plain(expected() if callable(expected) else expected):  # lists and tuples alike
+        fail(f"{what}: the values are right, but they are {kind}, not int (the first at {_what_at(where)}): "
+             f"convert with int(), or .tolist() for a whole array")
+    fail(f"{what}: {_what_at(where)} is a {kind}, not an int (convert with int(), or .tolist() for a whole "
+         f"array), and the values are not right either")
+
+
+def _what_at(where):
+    return f"item {where}" if where else "the result"
+
+
+def _numpy_int(value, where):
+    """(where, item) of the first numpy integer in `value`, or None."""
+    if issubclass(type(value), np.integer):
+        return where, value
+    for key, item in _children(value):
+        found = _numpy_int(item, f"{where}[{key!r}]")
+        if found is not None:
+            return found
+    return None
+
+
+def _children(value):
+    kind = type(value)
+    if issubclass(kind, (list, tuple)):
+        return list(enumerate((list if issubclass(kind, list) else tuple).__iter__(value)))
+    if issubclass(kind, dict):
+        return [(key, dict.__getitem__(value, key)) for key in dict.__iter__(value)]
+    return []
+
+
+def _plain(value):
+    """`value` rebuilt of plain lists (for lists and tuples) and dicts, its numpy integers as Python ints."""
+    kind = type(value)
+    if issubclass(kind, np.integer):
+        return int(np.array(value, copy=True, subok=False))
+    if issubclass(kind, (list, tuple, dict)):
+        children = [(key, _plain(item)) for key, item in _children(value)]
+        if issubclass(kind, dict):
+            return dict(children)
+        return [item for _, item in children]
+    return value
 
 
 def _name(entry):

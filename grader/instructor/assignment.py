@@ -23,13 +23,16 @@ from pathlib import Path
 
 from grader.exercise import VISIBILITIES, ExerciseError, load_exercise
 from grader.instructor.late import LatePolicy, parse_policy
-from grader.toml_lines import line_of, line_of_table, line_of_table_key
+from grader.instructor.tables import TableError, check_text, read_text, shown_value
+from grader.toml_lines import line_of, line_of_table, line_of_table_key, toml_error
 
 DEFAULT_FILE_PATTERN = "{id}.py"
 ASSIGNMENT_KEYS = ("title", "file_pattern", "visibility", "due", "late", "exercise")
 EXERCISE_KEYS = ("id", "weight", "file", "visibility")
 DEFAULT_VISIBILITY = "visible"
 MAX_WEIGHT = 1e6  # weights times points stay far from overflowing a total
+MAX_ASSIGNMENT_BYTES = 1_000_000
+MAX_FILE_NAME_BYTES = 255  # a file name on Linux, macOS and Windows
 
 
 class AssignmentError(Exception):
@@ -71,12 +74,14 @@ def from_exercises(names, file_pattern=DEFAULT_FILE_PATTERN):
 def load_assignment(path):
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, MAX_ASSIGNMENT_BYTES, "an assignment file is at most 1 MB", "save it as UTF-8")
         raw = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AssignmentError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    except TableError as exc:
+        raise AssignmentError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise AssignmentError(f"{path}: invalid TOML: {exc}") from None
+        raise AssignmentError(toml_error(path, exc)) from None
+    except (ValueError, RecursionError) as exc:  # tomllib's own limits: an integer too long, nesting too deep
+        raise AssignmentError(f"{path}: invalid TOML ({type(exc).__name__}: {str(exc)[:200]})") from None
     headers = [n for n, line in enumerate(text.splitlines(), 1) if re.match(r"\s*\[\[\s*exercise\s*\]\]", line)]
 
     def error(message, line=None):
@@ -84,12 +89,14 @@ def load_assignment(path):
 
     for key in raw:
         if key not in ASSIGNMENT_KEYS:
-            raise error(f"unknown key {key!r} (known keys: {', '.join(ASSIGNMENT_KEYS)})", line_of(text, key))
+            raise error(f"unknown key {shown_value(key)} (known keys: {', '.join(ASSIGNMENT_KEYS)})",
+                        line_of(text, key))
     title = raw.get("title", path.stem)
     pattern = raw.get("file_pattern", DEFAULT_FILE_PATTERN)
     for key, value in (("title", title), ("file_pattern", pattern)):
         if not isinstance(value, str) or not value.strip():
-            raise error(f"{key} should be a non-empty string, not {value!r}", line_of(text, key))
+            raise error(f"{key} should be a non-empty string, not {shown_value(value)}", line_of(text, key))
+        _check_text(value, key, lambda message, key=key: error(message, line_of(text, key)))
     visibility = _visibility(raw.get("visibility", DEFAULT_VISIBILITY), "visibility",
                              lambda message: error(message, line_of(text, "visibility")))
 
@@ -115,32 +122,43 @@ def _part(entry, pattern, path, error):
         raise error("each exercise should be an [[exercise]] table")
     for key in entry:
         if key not in EXERCISE_KEYS:
-            raise error(f"unknown key {key!r} in [[exercise]] (known keys: {', '.join(EXERCISE_KEYS)})")
+            raise error(f"unknown key {shown_value(key)} in [[exercise]] (known keys: {', '.join(EXERCISE_KEYS)})")
     name = entry.get("id")
     if not isinstance(name, str) or not name:
         raise error("[[exercise]] needs an id (an exercise id, or a path to an exercise folder)")
+    _check_text(name, "id", error)
     weight = entry.get("weight", 1)
     if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= MAX_WEIGHT:
-        raise error(f"weight of {name!r} should be a positive number up to {MAX_WEIGHT:g}, not {weight!r}")
+        raise error(f"weight of {shown_value(name)} should be a positive number up to {MAX_WEIGHT:g}, "
+                    f"not {shown_value(weight)}")
     beside = path.parent / name  # a path to an exercise folder is relative to the assignment file
     try:
         exercise = load_exercise(beside if (beside / "exercise.toml").is_file() else name)
     except ExerciseError as exc:
-        raise error(f"exercise {name!r}: {exc}") from None
+        raise error(f"exercise {shown_value(name)}: {exc}") from None
     file_name = entry.get("file")
     if file_name is None:
         file_name = _file_name(pattern, exercise.id, "file_pattern", error)
     elif not _is_file_name(file_name):
-        raise error(f"file of {name!r} should be a file name without a folder, not {file_name!r}")
+        raise error(f"file of {shown_value(name)} should be a file name without a folder, of at most "
+                    f"{MAX_FILE_NAME_BYTES} bytes, not {shown_value(file_name)}")
     visibility = entry.get("visibility")
     if visibility is not None:
-        visibility = _visibility(visibility, f"visibility of {name!r}", error)
+        visibility = _visibility(visibility, f"visibility of {shown_value(name)}", error)
     return Part(exercise, weight, file_name, visibility)
+
+
+def _check_text(value, what, error):
+    """`error(message)` unless `value` fits in a results record's name, with no control character."""
+    try:
+        check_text(value, what)
+    except TableError as exc:
+        raise error(str(exc)) from None
 
 
 def _visibility(value, what, error):
     if value not in VISIBILITIES:
-        raise error(f"{what} should be one of {', '.join(VISIBILITIES)}, not {value!r}")
+        raise error(f"{what} should be one of {', '.join(VISIBILITIES)}, not {shown_value(value)}")
     return value
 
 
@@ -148,16 +166,19 @@ def _file_name(pattern, exercise_id, where, error=None):
     try:
         name = pattern.format(id=exercise_id)
     except (KeyError, IndexError, ValueError) as exc:
-        message = f"{where} {pattern!r} should use only {{id}} ({type(exc).__name__}: {exc})"
+        message = f"{where} {shown_value(pattern)} should use only {{id}} ({type(exc).__name__}: {exc})"
         raise (error(message) if error else AssignmentError(message)) from None
     if not _is_file_name(name):
-        message = f"{where} {pattern!r} should give a file name without a folder, not {name!r}"
+        message = f"{where} {shown_value(pattern)} should give a file name without a folder, not {shown_value(name)}"
         raise error(message) if error else AssignmentError(message)
     return name
 
 
 def _is_file_name(name):
-    return isinstance(name, str) and name not in ("", ".", "..") and "/" not in name and "\0" not in name
+    """A name a file can have, in one folder: not a path, not too long, no control character."""
+    return (isinstance(name, str) and name not in ("", ".", "..") and "/" not in name
+            and len(name.encode("utf-8", "surrogatepass")) <= MAX_FILE_NAME_BYTES
+            and not any(ord(char) < 32 or ord(char) == 127 for char in name))
 
 
 def _check_unique(parts, where):

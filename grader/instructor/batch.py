@@ -11,7 +11,8 @@ each exercise's file (`Part.file_name`, at its top or in a folder within it); a
 file that is missing or cannot be graded is recorded as 0 points with the reason.
 An LMS's export (Canvas, Moodle, Gradescope) is recognised and read as that LMS
 lays it out (grader/instructor/classfolder/); a folder where no learner is found is an
-error, before anything is written.
+error, before anything is written.  The last of a file's re-uploads (softmax-1.py) is graded; a student's
+several hand-ins for one exercise are one record, not graded, naming them.
 
 The results file is JSON Lines (one report per line, plus "submission",
 "exercise", "submission_sha256", "tests_sha256", "graded_at",
@@ -51,13 +52,14 @@ from grader import __version__
 
 from grader.instructor import classfolder
 from grader.checker.supervisor import load_test_names
-from grader.instructor.classfolder import Learner, Submission
+from grader.instructor.classfolder import Submission
+from grader.instructor.classfolder.handin import handed_in_nothing
 from grader.instructor.classfolder.times import with_times
 from grader.instructor.classfolder.walk import files_under
 from grader.instructor.records import record_problem, results_checksum
 from grader.instructor.roster import with_roster
 from grader.instructor.spreadsheet import safe_cell
-from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, accepted_names, display, file_kind, read_bytes
+from grader.submission import NOTEBOOK_SUFFIX, SubmissionError, display, file_kind, read_bytes
 from grader.text import json_escaped, printable
 from grader.track import reference_steps
 
@@ -73,12 +75,13 @@ class BatchError(Exception):
     """The folder or the results file cannot be used; the message names it and says why."""
 
 
-def find_submissions(folder, entry_file=None):
-    """(submissions, not graded): the learners in `folder`, and (name, reason) for every other entry."""
+def find_submissions(folder, entry_file=None, file_name=None):
+    """(submissions, not graded): the learners in `folder`, and (name, reason) for every other entry.
+    `file_name`: the exercise's file, looked for (with its re-uploads) in a folder of several .py files."""
     entries, not_graded = _entries(folder)
     submissions = []
     for name, path in entries:
-        submission = _learner(name, path, entry_file, folder)
+        submission = _learner(name, path, entry_file, folder, file_name)
         if isinstance(submission, Submission):
             submissions.append(submission)
         else:
@@ -111,14 +114,14 @@ def _entries(folder):
     return found, not_graded
 
 
-def _learner(name, path, entry_file, folder):
+def _learner(name, path, entry_file, folder, file_name=None):
     """The Submission of the entry at `path` of the class folder `folder`, or the reason it is not one."""
     try:
         mode = os.lstat(path).st_mode
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
     if stat.S_ISDIR(mode):
-        return _learner_folder(name, path, entry_file, folder)
+        return _learner_folder(name, path, entry_file, folder, file_name)
     if not stat.S_ISREG(mode):
         return file_kind(mode)
     if not path.endswith((".py", NOTEBOOK_SUFFIX)):
@@ -126,27 +129,42 @@ def _learner(name, path, entry_file, folder):
     return Submission(name, path, folder=folder)
 
 
-def _learner_folder(name, path, entry_file, folder):
-    if entry_file and os.path.lexists(os.path.join(path, entry_file)):
-        return Submission(name, os.path.join(path, entry_file), display(entry_file), folder)
+def _learner_folder(name, path, entry_file, folder, file_name=None):
     try:
         entries = sorted(f for f in os.listdir(path) if not f.startswith("."))
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
+    top = {entry: os.path.join(path, entry) for entry in entries}
+    picked = classfolder.pick_file(top, entry_file) if entry_file else None
+    if picked and picked.inner is not None:  # the file, or its last re-upload
+        return _picked(name, picked, folder)
+    if entry_file and os.path.lexists(os.path.join(path, entry_file)):  # a path within (src/main.py)
+        return Submission(name, os.path.join(path, entry_file), display(entry_file), folder)
     # The .py files; or, when there is none, the notebooks.
     files = [f for f in entries if f.endswith(".py")] or [f for f in entries if f.endswith(NOTEBOOK_SUFFIX)]
     if len(files) == 1:
         return Submission(name, os.path.join(path, files[0]), display(files[0]), folder)
-    if entry_file or not files:  # in an upload folder within the folder (sub/hw3/main.py)?
-        inner, nested, problem = classfolder.pick_file(files_under(path), entry_file, any_python=not entry_file)
-        if inner is not None:
-            return Submission(name, nested, display(inner), folder)
+    if len(files) > 1 and not entry_file and file_name:  # the exercise's file, re-uploaded (softmax-1.py)?
+        picked = classfolder.pick_file(top, file_name)
+        if picked.inner is not None:
+            return _picked(name, picked, folder)
+    problem = picked and picked.problem
+    if (entry_file or not files) and not problem:  # in an upload folder within the folder (sub/hw3/main.py)?
+        picked = classfolder.pick_file(files_under(path), entry_file, any_python=not entry_file)
+        if picked.inner is not None:
+            return _picked(name, picked, folder)
+        problem = picked.problem
     missing = f"a folder with no {display(entry_file)}, and " if entry_file else "a folder with "
     if not files:
         return missing + (problem or "no .py file or notebook")
     listed = ", ".join(display(f) for f in files)
     return missing + f"{len(files)} .{files[0].rpartition('.')[2]} files ({listed})" + ("" if entry_file else
                                                             "; name the one to grade with --entry-file")
+
+
+def _picked(name, picked, folder):
+    """The Submission of the file `pick_file` found in the learner `name`'s folder."""
+    return Submission(name, picked.path, display(picked.inner), folder, superseded=picked.superseded)
 
 
 class ResultsFile:
@@ -293,9 +311,11 @@ class ResultsFile:
         return None
 
     def refresh(self, record, about):
-        """Keep a reused record, with who and when as they are now (a roster or times given since)."""
-        if not self.csv and any(record.get(key) != value for key, value in about.items()):
-            self.add({**record, **about})
+        """Keep a reused record, with who and when as they are now (a roster or times given since), and the
+        re-uploads its file superseded as they are now."""
+        updated = {key: value for key, value in record.items() if key != "reupload"} | about
+        if not self.csv and updated != record:
+            self.add(updated)
 
     def add(self, record):
         key = (record["exercise"], record["submission"])
@@ -483,6 +503,7 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
     if times is not None:
         learners, unknown = with_times(learners, times)
         notes += [f"warning: --times: no student has the id {student_id}" for student_id in unknown]
+    learners = classfolder.one_per_student(learners, folder)
     record_missing = by_student or roster is not None  # else a file that cannot be graded is only listed
     # The hidden tests load before the results file opens, so a broken exercise writes nothing.
     exercises, graded, earlier = {}, {}, {}
@@ -501,9 +522,9 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
         for learner in learners:
             submission = learner.submission
             try:
-                submission_sha256, _ = submission.read()
+                submission_sha256, _, _ = submission.read()
             except SubmissionError as exc:
-                if not record_missing:
+                if not (record_missing or submission.several):  # a student's several hand-ins: their record says so
                     not_graded.append((submission.name, submission.reason(exc)))
                     continue
                 reason = submission.reason(exc)
@@ -531,9 +552,9 @@ def run_batch(assignment, folder, out, limits_for, executor, force, progress, en
                 reports = executor.grade(exercise.grading_spec(), limits_for(exercise), graded[exercise_id].test_names,
                                          items, earlier[exercise_id])
                 with contextlib.closing(reports):
-                    for (name, submission_sha256), report in reports:
+                    for (name, submission_sha256, notes), report in reports:
                         record = _record(name, submission_sha256, graded[exercise_id].tests_sha256, report,
-                                         about[name])
+                                         about[name], notes)
                         results.add(record)
                         progress.advance(record)
         finally:
@@ -556,7 +577,7 @@ def _sources(learners, kept, not_graded, progress, record_missing, results, grad
     for learner in learners:
         submission = learner.submission
         try:
-            submission_sha256, source = submission.read()
+            submission_sha256, source, notes = submission.read()
         except SubmissionError as exc:
             progress.total -= 1
             if record_missing:
@@ -565,7 +586,7 @@ def _sources(learners, kept, not_graded, progress, record_missing, results, grad
                 not_graded.append((submission.name, submission.reason(exc)))
                 kept.remove(learner)
             continue
-        yield (submission.name, submission_sha256), source
+        yield (submission.name, submission_sha256, tuple(notes)), source
 
 
 def find_learners(folder, assignment, entry_file=None, by_student=False):
@@ -583,9 +604,10 @@ def find_learners(folder, assignment, entry_file=None, by_student=False):
         return layout, learners, not_graded + others
     if by_student:
         return (layout, *find_students(folder, assignment))
-    submissions, not_graded = find_submissions(folder, entry_file)
-    exercise_id = assignment.parts[0].exercise.id
-    return layout, [Learner(exercise_id, s, classfolder.about_name(s.name)) for s in submissions], not_graded
+    part = assignment.parts[0]
+    submissions, not_graded = find_submissions(folder, entry_file, part.file_name)
+    return layout, [classfolder.learner(part.exercise.id, s, classfolder.about_name(s.name))
+                    for s in submissions], not_graded
 
 
 def _nobody_found(folder, layout, not_graded):
@@ -620,20 +642,24 @@ def find_students(folder, assignment):
 def _student_files(name, path, assignment, folder):
     """A Learner for each exercise's file in the student's folder `path`, read from `folder`: the file, or a
     notebook in its place (`accepted_names`); a file not at the top is looked for in the folders within (an
-    upload folder: sub/hw3/softmax.py)."""
+    upload folder: sub/hw3/softmax.py).  The last of its re-uploads (softmax-1.py) is graded."""
     about, learners, nested = classfolder.about_name(name), [], None
+    try:
+        top = {entry: os.path.join(path, entry) for entry in sorted(os.listdir(path)) if not entry.startswith(".")}
+    except OSError:
+        top = {}  # reading the file says why
     for part in assignment.parts:
-        found = next((n for n in accepted_names(part.file_name) if os.path.lexists(os.path.join(path, n))), None)
-        submission = Submission(name, os.path.join(path, found or part.file_name), display(found or part.file_name),
-                                folder)
-        if found is None:
+        picked = classfolder.pick_file(top, part.file_name)
+        if picked.inner is None and not picked.problem:
             nested = files_under(path) if nested is None else nested
-            inner, nested_path, problem = classfolder.pick_file(nested, part.file_name)
-            if inner is not None:
-                submission = Submission(name, nested_path, display(inner), folder)
-            elif problem:
-                submission = Submission(name, submission.path, folder=folder, problem=problem)
-        learners.append(Learner(part.exercise.id, submission, about))
+            picked = classfolder.pick_file(nested, part.file_name)
+        if picked.inner is not None:
+            submission = _picked(name, picked, folder)
+        elif picked.problem:
+            submission = Submission(name, os.path.join(path, part.file_name), folder=folder, problem=picked.problem)
+        else:
+            submission = Submission(name, os.path.join(path, part.file_name), display(part.file_name), folder)
+        learners.append(classfolder.learner(part.exercise.id, submission, about))
     return learners
 
 
@@ -641,13 +667,13 @@ def _points(exercise, test_names):
     return [exercise.points.get(name, 1) for name in test_names]
 
 
-def _record(name, submission_sha256, tests_sha256, report, about):
+def _record(name, submission_sha256, tests_sha256, report, about, notes):
     # A failed test's `comparison` (the arrays drawn for a learner, up to ~50 kB) stays out: a class's
     # results file is read for marks and feedback text, and would grow by that much per submission.
     tests = [{key: value for key, value in test.items() if key != "comparison"} for test in report["tests"]]
     return _checksummed({"submission": name, "exercise": report["exercise"], "submission_sha256": submission_sha256,
                          "tests_sha256": tests_sha256, "graded_at": _now(), "grader_version": __version__,
-                         **report, "tests": tests, **about})
+                         **report, "tests": tests, **({"notes": list(notes)} if notes else {}), **about})
 
 
 def _missing_record(learner, reason, graded):
@@ -683,6 +709,10 @@ def summarize(records, test_names, not_graded=()):
         lines.pop()
     if not_graded:
         lines += ["", f"Not graded ({len(not_graded)}):"] + [f"  {name}: {reason}" for name, reason in not_graded]
+    reuploads = sorted({f"{r['submission']}: graded {r['reupload']['graded']}, superseded "
+                        f"{', '.join(r['reupload']['superseded'])}" for r in records if r.get("reupload")})
+    if reuploads:
+        lines += ["", f"Re-uploaded, the last upload graded ({len(reuploads)}):"] + [f"  {r}" for r in reuploads]
     outsiders = not_in_roster(records)
     if outsiders:
         lines += ["", f"Not in the roster, graded all the same ({len(outsiders)}):"] + [f"  {o}" for o in outsiders]
@@ -696,26 +726,34 @@ def not_in_roster(records):
 
 
 def _pass_rates(records, test_names):
-    total = len(records)
+    """The rates over the gradable hand-ins; who handed in nothing and what could not be graded, named apart."""
+    gradable = [r for r in records if "missing" not in r]
+    nothing = sorted(r["submission"] for r in records if handed_in_nothing(r))
+    refused = sorted(f"{r['submission']}: {r['missing']}" for r in records
+                     if "missing" in r and not handed_in_nothing(r))
+    total = len(gradable)
     if not total:
-        return ["No submissions graded."]
-    passed = sum(r["passed"] for r in records)
-    lines = [f"{passed}/{total} submissions passed every test ({100 * passed / total:.1f}%).", "",
-             "Pass rate per hidden test:"]
-    buggy = {}  # test name -> submissions it could not grade: its own code failed
-    for name in test_names:
-        count = sum(any(t["name"] == name and t["status"] == "passed" for t in r["tests"]) for r in records)
-        buggy[name] = sum(any(t["name"] == name and t.get("exercise_bug") for t in r["tests"]) for r in records)
-        rate = count / total
-        bar = "#" * round(rate * 20)
-        not_graded = f", not graded on {buggy[name]}" if buggy[name] else ""
-        lines.append(f"  {100 * rate:5.1f}%  {bar:<20}  {name}  ({count}/{total}{not_graded})")
-    lines += [f"\nThe exercise has a bug: test {name!r} failed in its own code on {count} submission(s), not graded "
-              "there (left out of their score, not counted against them); fix tests.py and grade again."
-              for name, count in buggy.items() if count]
-    missing = sum("missing" in r for r in records)
-    if missing:
-        lines.append(f"\n{missing} file(s) missing or not gradable, counted as 0 points.")
+        lines = ["No submissions graded."]
+    else:
+        passed = sum(r["passed"] for r in gradable)
+        lines = [f"{passed}/{total} submissions passed every test ({100 * passed / total:.1f}%).", "",
+                 "Pass rate per hidden test:"]
+        buggy = {}  # test name -> submissions it could not grade: its own code failed
+        for name in test_names:
+            count = sum(any(t["name"] == name and t["status"] == "passed" for t in r["tests"]) for r in gradable)
+            buggy[name] = sum(any(t["name"] == name and t.get("exercise_bug") for t in r["tests"]) for r in gradable)
+            rate = count / total
+            bar = "#" * round(rate * 20)
+            not_graded = f", not graded on {buggy[name]}" if buggy[name] else ""
+            lines.append(f"  {100 * rate:5.1f}%  {bar:<20}  {name}  ({count}/{total}{not_graded})")
+        lines += [f"\nThe exercise has a bug: test {name!r} failed in its own code on {count} submission(s), not "
+                  "graded there (left out of their score, not counted against them); fix tests.py and grade again."
+                  for name, count in buggy.items() if count]
+    if nothing:
+        lines.append(f"\nNothing handed in, 0 points ({len(nothing)}): {', '.join(nothing)}")
+    if refused:
+        lines.append(f"\nHanded in but not gradable, 0 points ({len(refused)}):\n"
+                     + "\n".join(f"  {line}" for line in refused))
     errors = sum(r["error"] is not None and "missing" not in r for r in records)
     if errors:
         lines.append(f"\n{errors} submission(s) could not be loaded (syntax error, crash at import, no entry function).")

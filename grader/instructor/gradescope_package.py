@@ -6,7 +6,9 @@ student's files are in /autograder/submission, the results go to /autograder/res
 The zip holds:
 
     setup.sh            apt-get: bubblewrap and a Python >= 3.11; a venv (.venv) with requirements.txt
-    run_autograder      `python -m grader gradescope run` on the assignment below, with the build's limits
+    run_autograder      makes exercises/ root's alone, then `python -m grader gradescope run` on the assignment
+                        below, with the build's limits: learner code runs in a bubblewrap sandbox, or where
+                        none can be made, as user nobody, who cannot read exercises/ (else nothing is graded)
     requirements.txt    the pinned packages grading needs (from the project's requirements.txt)
     assignment.toml     the assignment: its exercises by id, weights, file names and test visibility
     grader/             the grading package (and the list of modules the browser's Pyodide has)
@@ -29,7 +31,9 @@ from grader.pyodide.modules import PACKAGED_LIST
 from grader.track import used_steps
 
 PROJECT = Path(__file__).resolve().parents[2]
-GRADING_PACKAGES = ("numpy", "nbformat")  # of requirements.txt: what grading imports (no Dask, no site build)
+# Of requirements.txt: what the grader imports when it grades (no Dask, no site build); a test builds a venv
+# from these alone and runs the zip in it.
+GRADING_PACKAGES = ("numpy", "nbformat", "PyYAML")
 FIXED_TIME = (2020, 1, 1, 0, 0, 0)  # every entry's date: the same inputs give the same zip
 
 SETUP = """#!/usr/bin/env bash
@@ -56,6 +60,12 @@ set -euo pipefail
 root="${{AUTOGRADER_ROOT:-/autograder}}"
 python="${{AUTOGRADER_PYTHON:-$root/source/.venv/bin/python}}"
 cd "$root/source"
+if [ "$(id -u)" = 0 ]; then
+    # Where bubblewrap cannot make a sandbox, learner code runs as user nobody: the hidden tests and the
+    # references are root's alone (`gradescope run` refuses to grade if learner code could read them).
+    chown -R 0:0 exercises
+    chmod -R go= exercises
+fi
 exec "$python" -m grader gradescope run --assignment assignment.toml \\
     --submission "$root/submission" --results "$root/results/results.json" {options}
 """

@@ -20,6 +20,8 @@ import dataclasses
 import datetime
 import math
 
+from grader.instructor.tables import TableError, check_text, shown_value
+
 DAY = datetime.timedelta(days=1)
 LATE_KEYS = ("grace_minutes", "penalty_per_day", "max_penalty", "extensions")
 
@@ -86,16 +88,27 @@ def parse_policy(raw, error):
     extensions = late.get("extensions", {})
     if not isinstance(extensions, dict):
         raise error("extensions", "extensions should be a table: [late.extensions] then \"student id\" = a date")
-    own = {student: _moment(when, lambda message, s=student: error(("late.extensions", s),
-                                                                     f"extension of {s!r} {message}"))
-           for student, when in extensions.items()}
+    own = {}
+    for student, when in extensions.items():
+        def extension_error(message, student=student):
+            return error(("late.extensions", student), f"extension of {shown_value(student)} {message}")
+
+        try:
+            check_text(student, "the student id")
+        except TableError as exc:
+            raise extension_error(f"has a bad student id: {exc}") from None
+        own[student] = _moment(when, extension_error)
     return LatePolicy(due, datetime.timedelta(minutes=grace), per_day, cap, own)
 
 
 def _moment(value, error):
     if not isinstance(value, datetime.datetime) or value.tzinfo is None:
-        shown = value.isoformat() if isinstance(value, (datetime.date, datetime.time)) else repr(value)
+        shown = value.isoformat() if isinstance(value, (datetime.date, datetime.time)) else shown_value(value)
         raise error(f"should be a date and time with its time zone, like 2026-11-20T23:59:00+01:00, not {shown}")
+    try:
+        value.astimezone(datetime.timezone.utc)  # the end of year 9999 west of UTC has no UTC time
+    except OverflowError:
+        raise error(f"is out of range: {value.isoformat()}") from None
     return value
 
 

@@ -16,7 +16,7 @@ import dataclasses
 import math
 
 from grader.instructor.records import student_key
-from grader.instructor.tables import TableError, read_table
+from grader.instructor.tables import TableError, read_table, shown_value
 from grader.submission import display
 
 COLUMNS = ("student", "exercise", "test", "points", "reason")
@@ -58,7 +58,7 @@ def load_overrides(path):
         except ValueError:
             points = math.nan
         if not 0 <= points < math.inf:
-            raise error(f"points should be a number of points, 0 or more, not {given!r}")
+            raise error(f"points should be a number of points, 0 or more, not {shown_value(given)}")
         override = Override(number, cells["student"], cells["exercise"], cells["test"], points,
                             cells["reason"])
         key = (override.student, override.exercise, override.test)
@@ -87,19 +87,21 @@ def check(overrides, records, path):
             return OverrideError(f"{shown}:{override.line}: {message}")
 
         if override.student not in students:
-            raise error(f"no student {override.student!r} in the results (a student id, or the submission's name)")
+            raise error(f"no student {shown_value(override.student)} in the results (a student id, or the "
+                        "submission's name)")
         if override.exercise not in exercises:
-            raise error(f"no exercise {override.exercise!r} in the results ({', '.join(sorted(exercises))})")
+            raise error(f"no exercise {shown_value(override.exercise)} in the results ({', '.join(sorted(exercises))})")
         record = by_key.get((override.student, override.exercise))
         if record is None:
-            raise error(f"student {override.student!r} has no result for {override.exercise!r}")
+            raise error(f"student {shown_value(override.student)} has no result for {shown_value(override.exercise)}")
         if override.test is None:
             most = record["max_score"]
         else:
             test = next((t for t in record["tests"] if t["name"] == override.test), None)
             if test is None:
                 names = ", ".join(repr(t["name"]) for t in record["tests"])
-                raise error(f"{override.exercise!r} has no test {override.test!r} (its tests: {names})")
+                raise error(f"{shown_value(override.exercise)} has no test {shown_value(override.test)} "
+                            f"(its tests: {names})")
             most = test["max_score"]
         if override.points > most:
             raise error(f"{override.points:g} points is more than the {most:g} there are")

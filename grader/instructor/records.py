@@ -12,6 +12,9 @@ Unicode and of bounded size, no unknown field.  `record_problem` says which
 field is wrong, so a bad file is refused with one line naming it, before
 anything is made from it.
 
+A record may have `notes`: what the feedback says about the file besides the tests (a notebook's IPython
+lines dropped, grader/notebook.py), a list of texts.
+
 A record from a CSV results file holds less (no messages, no output, no points
 per test): `complete=False` checks what it has.
 
@@ -25,8 +28,9 @@ signature: whoever recomputes it can forge a record.
 
 Fields of the student's identity and time (written by the batch where the
 class folder gives them), optional: `student` ({"id", "name", "email",
-"login"}, and from a roster "in_roster", "sis_id", "section"), `submitted_at` (ISO 8601 with its offset, or null) and
-`late_marker` (true when the LMS marked the submission late).
+"login"}, and from a roster "in_roster", "sis_id", "section"), `submitted_at` (ISO 8601 with its offset, or null),
+`late_marker` (true when the LMS marked the submission late) and `reupload` ({"graded": the file graded,
+"superseded": [its earlier uploads]}, when the student uploaded it again: Canvas's softmax-1.py).
 """
 
 import datetime
@@ -44,9 +48,11 @@ TEXT_LIMIT = MESSAGE_LIMIT + 1000  # a message or an error (cut to MESSAGE_LIMIT
 OUTPUT_LIMIT = STDOUT_LIMIT + len(TRUNCATED)
 SHORT_LIMIT = 100                  # graded_at, grader_version
 MAX_TESTS = 10_000
+MAX_NOTES = 10_000
 MAX_POINTS = 1e9                   # a record's max_score: far above any exercise, far from overflowing a total
 MAX_DURATION_MS = 1e9
-IDENTITY = ("student", "submitted_at", "late_marker")  # not in the checksum: a later batch may fill them in
+IDENTITY = ("student", "submitted_at", "late_marker", "reupload")  # not in the checksum: a later batch may fill them in
+MAX_SUPERSEDED = 2000  # a hand-in's files (grader/instructor/classfolder/walk.py)
 STUDENT_KEYS = {"id", "name", "email", "login"}
 STUDENT_OPTIONAL = {"in_roster", "sis_id", "section"}  # from a roster
 
@@ -90,7 +96,7 @@ def _check_record(record, complete):
                 "passed", "error", "score", "max_score", "tests"}
     if complete:
         required |= {"stdout", "results_sha256"}
-    optional = {"missing", *IDENTITY}
+    optional = {"missing", "notes", *IDENTITY}
     for key in sorted(required - set(record)):
         raise _Problem(key, "missing")
     for key in sorted(set(record) - required - optional):
@@ -115,6 +121,12 @@ def _check_record(record, complete):
         _text(record, "stdout", OUTPUT_LIMIT)
     if "missing" in record:
         _text(record, "missing", TEXT_LIMIT, empty=False)
+    if "notes" in record:
+        notes = record["notes"]
+        if type(notes) is not list or len(notes) > MAX_NOTES:
+            raise _Problem("notes", f"should be a list of at most {MAX_NOTES} texts")
+        for index in range(len(notes)):
+            _text(notes, index, TEXT_LIMIT, empty=False, where="notes")
     if ("missing" in record) != (record["submission_sha256"] is None):
         raise _Problem("missing", "a record has either 'missing' (the file was not graded) or a "
                                   "'submission_sha256', and not both")
@@ -171,6 +183,16 @@ def _check_who_and_when(record):
                                            f"{_shown(record['submitted_at'])}")
     if "late_marker" in record and type(record["late_marker"]) is not bool:
         raise _Problem("late_marker", f"should be true or false, not {_shown(record['late_marker'])}")
+    if "reupload" in record:
+        reupload = record["reupload"]
+        if type(reupload) is not dict or set(reupload) != {"graded", "superseded"}:
+            raise _Problem("reupload", "should be a JSON object of 'graded' and 'superseded'")
+        _text(reupload, "graded", NAME_LIMIT, empty=False, where="reupload")
+        superseded = reupload["superseded"]
+        if type(superseded) is not list or not 0 < len(superseded) <= MAX_SUPERSEDED:
+            raise _Problem("reupload.superseded", f"should be a list of 1 to {MAX_SUPERSEDED} file names")
+        for index in range(len(superseded)):
+            _text(superseded, index, NAME_LIMIT, empty=False, where="reupload.superseded")
 
 
 def _check_test(test, where, complete):

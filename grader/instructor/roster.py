@@ -5,21 +5,31 @@ A CSV with the columns id and name, and optionally email, login (the LMS login),
     id,name,email,login
     10000,Ada Lovelace,ada@example.com,alovelace
 
+Each row is checked as it is read (grader/instructor/tables.py: no cell over what a results record holds,
+no control character); an id, an email (whatever its case) or a login on two rows is refused, with both lines.
 A hand-in joins the roster row with the same id (the LMS user id the export carries), else the same
 email, else the same login; the row then gives its id, name, email and login.  A roster student with no
 hand-in gets a record of 0 points, "no submission"; a hand-in matching no row is graded and listed.
+
+Canvas's own gradebook export is a roster as it is: Student, ID, SIS User ID, SIS Login ID, Section (its
+other columns are not read), and the rows it adds under the header that name no student ("Points Possible",
+"Manual Posting") are skipped.
 """
 
 import dataclasses
 import os
 
 from grader.instructor.classfolder.handin import NO_SUBMISSION, Learner, Submission
-from grader.instructor.tables import TableError, read_table
+from grader.instructor.records import NAME_LIMIT
+from grader.instructor.tables import TableError, read_table, shown_value
+from grader.submission import display
 
 COLUMNS = {"id": ("id", "student id", "sid", "user id"), "name": ("name", "full name", "student"),
            "email": ("email", "email address"), "login": ("login", "lms login", "username", "sis login id"),
            "sis_id": ("sis id", "sis user id"), "section": ("section",)}
 REQUIRED = ("id", "name")
+CANVAS_EXTRA_ROWS = ("points possible", "manual posting")  # Canvas's export: rows of the assignments, not students
+ABSENT_ROOM = 100  # of a record's name left for " (ID)" and " [roster]": a student with no hand-in is "NAME (ID)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,14 +48,24 @@ class Roster:
 
 
 def read_roster(path):
-    students, lines = [], {}
+    students, lines, shown = [], {}, display(path)
     for line, row in read_table(path, COLUMNS, REQUIRED):
+        if not row["id"] and ((row["name"] or "").casefold() in CANVAS_EXTRA_ROWS or not any(row.values())):
+            continue  # a row of Canvas's export about the assignments (their points, their posting policy)
         for column in REQUIRED:
             if not row[column]:
-                raise TableError(f"{path}:{line}: no {column}")
-        if row["id"] in lines:
-            raise TableError(f"{path}:{line}: id {row['id']!r} is already on line {lines[row['id']]}")
-        lines[row["id"]] = line
+                raise TableError(f"{shown}:{line}: no {column}")
+        if len(row["name"]) + len(row["id"]) > NAME_LIMIT - ABSENT_ROOM:
+            raise TableError(f"{shown}:{line}: the name and the id have {len(row['name']) + len(row['id']):,} "
+                             f"characters; at most {NAME_LIMIT - ABSENT_ROOM:,} together (a student with no "
+                             "hand-in is recorded as \"NAME (ID)\")")
+        for column in ("id", "email", "login"):  # what a hand-in is joined by: one student each
+            value = row[column] and (row[column].casefold() if column == "email" else row[column])
+            if (column, value) in lines:
+                raise TableError(f"{shown}:{line}: {column} {shown_value(row[column])} is already on line "
+                                 f"{lines[column, value]}")
+            if value:
+                lines[column, value] = line
         students.append({key: value for key, value in row.items() if value is not None or key in ("email", "login")})
     if not students:
         raise TableError(f"{path}: lists no student")

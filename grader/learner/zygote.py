@@ -42,9 +42,8 @@ import numpy  # noqa: F401  (imported once here, so that every learner starts wi
 
 from grader.learner import server
 from grader.learner.seccomp import confine_without_cgroup
-from grader.processes import close_fds_except, die_with_parent
+from grader.processes import NOBODY, as_user, close_fds_except, die_with_parent
 
-NOBODY = 65534
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
@@ -214,27 +213,15 @@ def _unreadable_by_nobody():
     read them would break honest code; this is checked in a child that becomes nobody.
     """
     folders = [p for p in sys.path if os.path.isdir(p)]
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            for folder in folders:
-                try:
-                    os.listdir(folder)
-                except OSError:
-                    os.write(write_end, os.fsencode(folder))
-                    break
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as answer:
-        unreadable = answer.read()
-    os.waitpid(pid, 0)
-    return os.fsdecode(unreadable) or None
+
+    def first_unlisted():
+        for folder in folders:
+            try:
+                os.listdir(folder)
+            except OSError:
+                return os.fsencode(folder)
+        return b""
+    return os.fsdecode(as_user(NOBODY, first_unlisted)) or None
 
 
 def _address_space():

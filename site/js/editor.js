@@ -6,12 +6,13 @@
 // then Escape then Tab leaves the editor (CodeMirror's tab-focus mode, described in #editor-keys).
 import { basicSetup, EditorView } from "codemirror";
 import { python } from "@codemirror/lang-python";
-import { Compartment, EditorState, RangeSetBuilder } from "@codemirror/state";
+import { Compartment, EditorState, RangeSetBuilder, StateField } from "@codemirror/state";
 import { Decoration, keymap, ViewPlugin } from "@codemirror/view";
 import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { tags as t } from "@lezer/highlight";
+import { MAX_LINE_LENGTH } from "./saved-results.js";
 
 const lightTheme = EditorView.theme({
   "&": { backgroundColor: "#ffffff", color: "#1f2328" },
@@ -90,10 +91,37 @@ const compactGutterTheme = EditorView.theme({
   ".cm-lineNumbers .cm-gutterElement": { padding: "0 2px 0 3px", minWidth: "0" },
 });
 
+// Whether the code has a line longer than MAX_LINE_LENGTH. The browser lays out a wrapped line of
+// mixed-direction text in time that grows with its square (100,000 characters: 1.6 s, 180,000: 5 s), and such a
+// line unwrapped in a few milliseconds (CodeMirror draws only its visible part): wrapping stops while there is one.
+const hasLongLine = StateField.define({
+  create: (state) => longLineIn(state.doc, 0, state.doc.length),
+  update(value, transaction) {
+    if (!transaction.docChanged) return value;
+    const { doc } = transaction.state;
+    if (value) return longLineIn(doc, 0, doc.length);
+    let found = false;
+    transaction.changes.iterChangedRanges((fromA, toA, from, to) => { found ||= longLineIn(doc, from, to); });
+    return found;
+  },
+});
+
+function longLineIn(doc, from, to) {
+  for (let pos = from; pos <= to;) {
+    const line = doc.lineAt(pos);
+    if (line.length > MAX_LINE_LENGTH) return true;
+    pos = line.to + 1;
+  }
+  return false;
+}
+
+const lineWrappingUnlessLong = EditorView.contentAttributes.compute([hasLongLine],
+  (state) => (state.field(hasLongLine) ? {} : { class: "cm-lineWrapping" })); // as EditorView.lineWrapping
+
 // Each setting's extensions, one compartment each.
 const SETTINGS = {
   fontSize: (size) => EditorView.editorAttributes.of({ style: `font-size: ${size}px` }),
-  wrap: (on) => (on ? [EditorView.lineWrapping, wrappedLineIndent] : []),
+  wrap: (on) => (on ? [hasLongLine, lineWrappingUnlessLong, wrappedLineIndent] : []),
   compactGutter: (on) => (on ? compactGutterTheme : lintGutter()),
   tabIndents: (on) => (on ? keymap.of([indentWithTab]) : []),
 };

@@ -4,7 +4,7 @@
 // (mlex:scope:<id> = "reference", remembered for every page that uses the step); then it is the
 // reference from grading.json, which is put in scope, never shown. The page lists them in #in-scope
 // (rendered by the build, one <li data-exercise-id data-entry data-step> each) with a switch per step.
-import { checkPassedCode, parseSavedResults, PASSED_PREFIX, RESULTS_PREFIX, SCOPE_PREFIX } from "./saved-results.js";
+import { checkCode, parseSavedResults, PASSED_PREFIX, RESULTS_PREFIX, SCOPE_PREFIX } from "./saved-results.js";
 import { storageGet, storageSet } from "./storage.js";
 
 /**
@@ -14,7 +14,7 @@ import { storageGet, storageSet } from "./storage.js";
 export function passedCode(id) {
   try {
     const passed = storageGet(`${PASSED_PREFIX}${id}`);
-    if (passed !== null) return checkPassedCode(passed);
+    if (passed !== null) return checkCode(passed);
     const saved = storageGet(`${RESULTS_PREFIX}${id}`);
     if (saved === null) return null;
     const { report, source } = parseSavedResults(saved);

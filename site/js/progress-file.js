@@ -7,14 +7,16 @@
 //
 // Importing merges: each entry in the file replaces the same entry here, entries the
 // file does not have are kept, and a "solved" mark is never lowered to "attempted".
-// Saved results are checked as the exercise page checks its own (saved-results.js).
-import { checkPassedCode, parseSavedResults, PASSED_PREFIX, RESULTS_PREFIX, SCOPE_PREFIX } from "./saved-results.js";
+// Saved results are checked as the exercise page checks its own, and code (the latest, the latest passing, a
+// result's source) within the limits of what the page opens (saved-results.js): nothing imported can stall it.
+import { checkCode, parseSavedResults, PASSED_PREFIX, RESULTS_PREFIX, SCOPE_PREFIX } from "./saved-results.js";
 
 export const FORMAT = "ml-exercises-progress";
 export const VERSION = 1;
 export const MAX_FILE_BYTES = 5 * 1024 * 1024; // about what a browser lets a site store
 const PREFIX = "mlex:";
 const PROGRESS_PREFIX = "mlex:progress:";
+const CODE_PREFIX = "mlex:code:";
 const PROGRESS_STATES = ["solved", "attempted"];
 const MAX_KEY_LENGTH = 200;
 
@@ -64,11 +66,11 @@ export function readProgressFile(text, size) {
       throw new Error(`The file's entry "${key}" is ${JSON.stringify(value.slice(0, 40))}; `
         + `it should be "solved" or "attempted".`);
     }
-    if (key.startsWith(PASSED_PREFIX)) {
+    if (key.startsWith(PASSED_PREFIX) || key.startsWith(CODE_PREFIX)) {
       try {
-        checkPassedCode(value);
+        checkCode(value);
       } catch (err) {
-        throw new Error(`The file's entry "${key}" is not valid (${err.message}).`);
+        throw new Error(`The file's entry "${key}" is not valid code (${err.message}).`);
       }
     }
     if (key.startsWith(SCOPE_PREFIX) && !["reference", "mine"].includes(value)) {

@@ -11,15 +11,38 @@ export const RESULTS_PREFIX = "mlex:results:";
 export const PASSED_PREFIX = "mlex:passed:";
 export const SCOPE_PREFIX = "mlex:scope:";
 const INTERRUPTION_STATUSES = ["error", "timeout"];
+// What the page opens in the editor or compares with the reference: code past these is no one's honest work,
+// and the editor lays out a long line of mixed-direction text in time that grows with its square (a line of
+// 180,000 characters: 5 s). The comparison has its own bounds (reference-diff.js).
 const MAX_SOURCE_LENGTH = 1_000_000;
+const MAX_SOURCE_LINES = 10_000;
+export const MAX_LINE_LENGTH = 5_000;
 
-/** `text`, stored at PASSED_PREFIX + id; throws an Error saying what is wrong with it. */
-export function checkPassedCode(text) {
-  if (typeof text !== "string" || text.length > MAX_SOURCE_LENGTH) {
-    throw new Error(`passing code must be text of at most ${MAX_SOURCE_LENGTH} characters`);
+/** `text`, code kept by the page (the latest code, the latest passing code at PASSED_PREFIX + id, a result's
+ * source); throws an Error saying what is wrong with it. */
+export function checkCode(text) {
+  if (typeof text !== "string") throw new Error("code must be text");
+  if (text.length > MAX_SOURCE_LENGTH) {
+    throw new Error(`the code has ${count(text.length)} characters; code is at most ${count(MAX_SOURCE_LENGTH)}`);
+  }
+  let lines = 0;
+  for (let start = 0; start <= text.length; lines += 1) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    if (end - start > MAX_LINE_LENGTH) {
+      throw new Error(`line ${count(lines + 1)} of the code has ${count(end - start)} characters; `
+        + `a line is at most ${count(MAX_LINE_LENGTH)}`);
+    }
+    start = end + 1;
+  }
+  if (text.endsWith("\n")) lines -= 1; // the empty line after the last newline
+  if (lines > MAX_SOURCE_LINES) {
+    throw new Error(`the code has ${count(lines)} lines; code is at most ${count(MAX_SOURCE_LINES)} lines`);
   }
   return text;
 }
+
+const count = (n) => n.toLocaleString("en");
 
 /** The stored text for a run's outcome. */
 export function savedResultsText(report, interruption, source) {
@@ -48,8 +71,10 @@ export function parseSavedResults(text) {
       && interruption[1].length <= MESSAGE_LIMIT)) {
     throw new Error("the interruption must be null or [status, message]");
   }
-  if (typeof source !== "string" || source.length > MAX_SOURCE_LENGTH) {
-    throw new Error(`the source must be text of at most ${MAX_SOURCE_LENGTH} characters`);
+  try {
+    checkCode(source);
+  } catch (err) {
+    throw new Error(`its source: ${err.message}`);
   }
   return { report, interruption, source };
 }

@@ -11,6 +11,10 @@
 //   the cache offline; BUILD.files (hash-versioned assets, Pyodide) cache first.
 // - BUILD.isolate: add COOP/COEP to what it serves, so pages are cross-origin
 //   isolated (needed for SharedArrayBuffer) even on hosts that cannot send headers.
+// - BUILD.worker: the grading worker's script goes out with its Content-Security-Policy
+//   (sitebuild/offline.py), so the worker loads nothing after its boot even on hosts
+//   that cannot send headers; and a worker's request for anything but this build's
+//   files gets a network error, never reaching the network.
 
 const CACHE_PREFIX = "mlex-";
 const CACHE_NAME = CACHE_PREFIX + BUILD.version;
@@ -25,6 +29,10 @@ for (const [path, hash] of Object.entries(BUILD.pages)) {
   networkFirst.add(new URL(path, scope).href);
 }
 for (const [path, hash] of Object.entries(BUILD.files)) hashes.set(new URL(path, scope).href, hash);
+const workerScript = new URL(BUILD.worker.script, scope).href;
+const workerPolicy = BUILD.worker.policy.replaceAll("{site}", scope);
+// Where a worker may fetch from besides the build's files: Pyodide's folder when it comes from elsewhere.
+const workerSources = workerPolicy.match(/connect-src ([^;]*)/)[1].split(" ").filter((url) => url.endsWith("/"));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(precache().then(() => self.skipWaiting()));
@@ -41,15 +49,36 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET") return;
-  if (hashes.has(request.url)) {
-    event.respondWith(networkFirst.has(request.url) ? fromNetwork(request) : fromCache(request));
-  } else if (networkFirst.has(withoutQuery(request.url))) {
+  const url = request.url;
+  if (hashes.has(url) && !networkFirst.has(url)) {
+    const cached = fromCache(request);
+    event.respondWith(withoutQuery(url) === workerScript ? cached.then(withWorkerPolicy) : cached);
+  } else if (workerSources.some((source) => url.startsWith(source))) {
+    // Pyodide from elsewhere: as the network has it.
+  } else if (networkFirst.has(url)) {
+    event.respondWith(unlessFromWorker(event, () => fromNetwork(request)));
+  } else if (networkFirst.has(withoutQuery(url))) {
     // A page with a query (the index's filters, index.html?tag=...): offline, the page without it.
-    event.respondWith(fromNetwork(request, withoutQuery(request.url)));
+    event.respondWith(unlessFromWorker(event, () => fromNetwork(request, withoutQuery(url))));
   } else if (request.mode === "navigate") {
     event.respondWith(fetch(request).then(isolated));
+  } else {
+    event.respondWith(unlessFromWorker(event, () => fetch(request)));
   }
 });
+
+// answer(), or a network error when a worker asks: workers need only the build's files and Pyodide's (the
+// learner's code runs in the grading worker).
+async function unlessFromWorker(event, answer) {
+  const client = event.clientId ? await self.clients.get(event.clientId) : null;
+  return client?.type === "worker" ? Response.error() : answer();
+}
+
+function withWorkerPolicy(response) {
+  const headers = new Headers(response.headers);
+  headers.set("Content-Security-Policy", workerPolicy);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
 
 async function precache() {
   const cache = await caches.open(CACHE_NAME);

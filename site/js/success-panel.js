@@ -52,17 +52,12 @@ function comparisonDialog(yourCode, loadReference) {
   dialog.setAttribute("aria-labelledby", "diff-title");
   close.addEventListener("click", () => dialog.close());
   dialog.addEventListener("close", () => dialog.remove());
-  Promise.all([loadReference(), import("./reference-diff.js")]).then(([reference, { referenceDiff }]) => {
-    const table = referenceDiff(yourCode, reference, highlightedLines);
-    const [mine, theirs] = [".diff-yours", ".diff-reference"].map((rows) => table.querySelectorAll(rows).length);
-    content.replaceChildren(element("p", { className: "diff-verdict" }, mine + theirs === 0
-      ? "Your code is the same as the reference."
-      : `${lines(mine)} only in yours, ${lines(theirs)} only in the reference.`), table);
+  Promise.all([loadReference(), import("./reference-diff.js")]).then(([reference, { compareWithReference }]) => {
+    const { verdict, view } = compareWithReference(yourCode, reference, highlightedLines);
+    content.replaceChildren(element("p", { className: "diff-verdict" }, verdict), view);
   }, (err) => content.replaceChildren(element("p", { className: "run-error" }, err.message)));
   return dialog;
 }
-
-const lines = (count) => `${count} line${count === 1 ? "" : "s"}`;
 
 function element(tag, properties, ...children) {
   const node = Object.assign(document.createElement(tag), properties);

@@ -232,6 +232,7 @@ async function init({ pyodideUrl, graderFilesUrl, bytecodeUrl, stdlibUrl, interr
   startSession = namespace.get("session_start");
   callSession = namespace.get("session_call");
   withholdPersistence();
+  withholdEvaluation(pyodide);
   return boot;
 }
 
@@ -311,16 +312,49 @@ const WITHHELD_GLOBALS = [
 const WITHHELD_NAVIGATOR = ["storage", "storageBuckets", "locks"];
 
 function withholdPersistence() {
-  const withhold = (object, names) => {
-    for (const name of names) {
-      for (let target = object; target !== null; target = Object.getPrototypeOf(target)) {
-        if (Object.prototype.hasOwnProperty.call(target, name)) delete target[name];
-      }
-      if (name in object) throw new Error(`the grading worker cannot withhold ${name} in this browser`);
-    }
-  };
   withhold(self.navigator, WITHHELD_NAVIGATOR);
   withhold(self, WITHHELD_GLOBALS);
+}
+
+// Each name deleted from `object` and every prototype above it.
+function withhold(object, names) {
+  for (const name of names) {
+    for (let target = object; target !== null; target = Object.getPrototypeOf(target)) {
+      if (Object.prototype.hasOwnProperty.call(target, name)) delete target[name];
+    }
+    if (name in object) throw new Error(`the grading worker cannot withhold ${name} in this browser`);
+  }
+}
+
+// import() is syntax, not a global: the learner's code reaches it by evaluating a string of JavaScript. The
+// worker's Content-Security-Policy (sent with its script by the site's server, or by the service worker: see
+// sitebuild/offline.py) forbids that, and any script or request but what the boot loads. A worker that has no
+// policy (a host that cannot send headers, before the service worker serves the site) withholds what evaluates
+// a string: eval, the Function constructors (also reachable as any function's `constructor`, and kept by Pyodide
+// as pyodide._api.tests.Function), and timers given a string. Pyodide uses the global Function (its prototype,
+// instanceof), so that name stays, for a stand-in that evaluates nothing. Once they are gone, nothing in the
+// worker calls import() or importScripts with a URL the code chooses.
+function withholdEvaluation(pyodide) {
+  const functions = [function () {}, async function () {}, function* () {}, async function* () {}];
+  const standIn = function Function() {
+    throw new TypeError("the grading worker evaluates no JavaScript from a string");
+  };
+  standIn.prototype = Function.prototype;
+  withhold(self, ["eval"]);
+  self.Function = standIn;
+  if (pyodide._api?.tests?.Function) pyodide._api.tests.Function = standIn;
+  for (const prototype of functions.map(Object.getPrototypeOf)) {
+    delete prototype.constructor;
+    if (prototype.constructor !== Object) throw new Error("the grading worker cannot withhold Function");
+  }
+  for (const name of ["setTimeout", "setInterval"]) {
+    const schedule = self[name].bind(self);
+    withhold(self, [name]);
+    self[name] = (handler, ...rest) => {
+      if (typeof handler !== "function") throw new TypeError(`${name} takes a function here, not code`);
+      return schedule(handler, ...rest);
+    };
+  }
 }
 
 // Pyodide 0.27's loadPyodide() compiles pyodide.asm.wasm in every worker and has no option to

@@ -19,67 +19,89 @@ from page_helpers import (SOLUTION, grade_in_page, import_file, set_code, set_ti
 # --- 1. Storage ---
 
 # Run in the worker by the learner's code: every way to a storage entry point it can think of (the
-# global and its prototypes, navigator's, a new Function's global, calling a storage prototype's method
-# on an object that is not the browser's), writing wherever it gets in. Prints what it reached.
+# global and its prototypes, navigator's, calling a storage prototype's method on an object that is not the
+# browser's), writing wherever it gets in. Prints what it reached. In Python through Pyodide's `js`: the worker
+# evaluates no JavaScript from a string (test_worker_network.py).
 REACH_STORAGE = r"""
 import js
 import pyodide_js
+from pyodide.ffi import create_proxy
 
-print("reached:", js.eval('''(() => {
-  const chain = (object) => { const all = []; for (let t = object; t; t = Object.getPrototypeOf(t)) all.push(t); return all; };
-  const find = (object, name) => {
-    for (const target of chain(object)) {
-      const found = Object.getOwnPropertyDescriptor(target, name);
-      if (found) return found.get ? found.get.call(object) : found.value;
-    }
-    return Function("return this")()[name] ?? undefined;
-  };
-  const reached = [];
-  const write = {
-    caches: (c) => c.open("attack").then((cache) => cache.put("/attack", new Response("left"))),
-    indexedDB: (db) => { const r = db.open("attack"); r.onupgradeneeded = () => r.result.createObjectStore("s"); },
-    webkitRequestFileSystemSync: (f) => f(0, 1024).root.getFile("attack-sync.txt", { create: true }),
-    webkitRequestFileSystem: (f) => f(0, 1024, (fs) => fs.root.getFile("attack.txt", { create: true }, () => {})),
-    webkitResolveLocalFileSystemURL: () => {},
-    webkitResolveLocalFileSystemSyncURL: () => {},
-    Worker: (W) => new W("data:text/javascript,indexedDB.open('attack-nested')"),
-    SharedWorker: () => {},
-    BroadcastChannel: (B) => new B("attack").postMessage("left"),
-    fetch: (f) => f("../../index.html?attack"),
-    XMLHttpRequest: () => {},
-    importScripts: () => {},
-    FontFace: () => {},
-  };
-  for (const [name, use] of Object.entries(write)) {
-    const entry = find(self, name);
-    if (entry !== undefined) { reached.push(name); try { use(entry); } catch {} }
-  }
-  const onNavigator = {
-    storage: (s) => s.getDirectory().then((root) => root.getFileHandle("attack.txt", { create: true })),
-    storageBuckets: (b) => b.open("attack").then((bucket) => bucket.getDirectory()),
-    locks: (l) => l.request("attack", () => new Promise(() => {})),
-  };
-  for (const [name, use] of Object.entries(onNavigator)) {
-    const entry = find(navigator, name);
-    if (entry !== undefined) { reached.push(`navigator.${name}`); try { use(entry); } catch {} }
-  }
-  // A storage method called on an object that is not the browser's: the ones that answer with a promise are
-  // then used to write (the page's own look at the origin's storage tells whether anything got through).
-  const methods = {
-    StorageManager: ["getDirectory", (root) => root.getFileHandle("attack-2.txt", { create: true })],
-    IDBFactory: ["open", () => {}],
-    CacheStorage: ["open", (cache) => cache.put("/attack-2", new Response("left"))],
-    StorageBucketManager: ["open", (bucket) => bucket.getDirectory()],
-  };
-  for (const [type, [method, use]] of Object.entries(methods)) {
-    const prototype = self[type]?.prototype;
-    let answer;
-    try { answer = prototype?.[method].call(Object.create(prototype), "attack-2"); } catch { continue; }
-    if (answer instanceof Promise) answer.then(use).catch(() => {});
-    else if (answer !== undefined) reached.push(`${type}.${method}`);
-  }
-  return reached.join(", ") || "nothing";
-})()'''))
+def chain(obj):
+    found = []
+    while obj:
+        found.append(obj)
+        obj = js.Object.getPrototypeOf(obj)
+    return found
+
+def find(obj, name):
+    for target in chain(obj):
+        described = js.Object.getOwnPropertyDescriptor(target, name)
+        if described:
+            return described.get.call(obj) if described.get else described.value
+    return None
+
+def on_upgrade(request):
+    request.onupgradeneeded = create_proxy(lambda event: request.result.createObjectStore("s"))
+
+write = {
+    "caches": lambda c: c.open("attack").then(lambda cache: cache.put("/attack", js.Response.new("left"))),
+    "indexedDB": lambda db: on_upgrade(db.open("attack")),
+    "webkitRequestFileSystemSync": lambda f: f(0, 1024).root.getFile("attack-sync.txt", js.JSON.parse('{"create": true}')),
+    "webkitRequestFileSystem": lambda f: f(0, 1024, lambda fs: fs.root.getFile("attack.txt", js.JSON.parse('{"create": true}'))),
+    "webkitResolveLocalFileSystemURL": lambda f: None,
+    "webkitResolveLocalFileSystemSyncURL": lambda f: None,
+    "Worker": lambda W: W.new("data:text/javascript,indexedDB.open('attack-nested')"),
+    "SharedWorker": lambda W: None,
+    "BroadcastChannel": lambda B: B.new("attack").postMessage("left"),
+    "fetch": lambda f: f("../../index.html?attack"),
+    "XMLHttpRequest": lambda X: None,
+    "importScripts": lambda f: None,
+    "FontFace": lambda F: None,
+}
+reached = []
+for name, use in write.items():
+    entry = find(js.globalThis, name)
+    if entry is not None:
+        reached.append(name)
+        try:
+            use(entry)
+        except Exception:
+            pass
+on_navigator = {
+    "storage": lambda s: s.getDirectory().then(lambda root: root.getFileHandle("attack.txt", js.JSON.parse('{"create": true}'))),
+    "storageBuckets": lambda b: b.open("attack").then(lambda bucket: bucket.getDirectory()),
+    "locks": lambda l: l.request("attack", lambda lock: js.Promise.new(lambda resolve, reject: None)),
+}
+for name, use in on_navigator.items():
+    entry = find(js.navigator, name)
+    if entry is not None:
+        reached.append(f"navigator.{name}")
+        try:
+            use(entry)
+        except Exception:
+            pass
+# A storage method called on an object that is not the browser's: the ones that answer with a promise are
+# then used to write (the page's own look at the origin's storage tells whether anything got through).
+methods = {
+    "StorageManager": ("getDirectory", lambda root: root.getFileHandle("attack-2.txt", js.JSON.parse('{"create": true}'))),
+    "IDBFactory": ("open", lambda db: None),
+    "CacheStorage": ("open", lambda cache: cache.put("/attack-2", js.Response.new("left"))),
+    "StorageBucketManager": ("open", lambda bucket: bucket.getDirectory()),
+}
+for type_name, (method, use) in methods.items():
+    prototype = getattr(getattr(js, type_name, None), "prototype", None)
+    if prototype is None:
+        continue
+    try:
+        answer = getattr(prototype, method).call(js.Object.create(prototype), "attack-2")
+    except Exception:
+        continue
+    if hasattr(answer, "then"):
+        answer.then(use).catch(lambda error: None)
+    elif answer is not None:
+        reached.append(f"{type_name}.{method}")
+print("reached:", ", ".join(reached) or "nothing")
 
 # Emscripten's IndexedDB file system, through Pyodide.
 pyodide_js.FS.mkdirTree("/persist")
@@ -172,31 +194,35 @@ MEASURE_STALLS = """() => {
 }"""
 
 
-def posting(js_code):
-    """A submission whose module posts messages to the page itself, to run number RUN (the test fills it in)."""
-    return f"import js\n\njs.eval({js_code!r})\n" + SOLUTION
+def posting(code, then=SOLUTION):
+    """A submission whose module posts messages to the page itself (`code`: Python, with post(message) for a
+    message made of JSON), to run number RUN (the test fills it in), followed by `then`."""
+    return ("import js, json\n\ndef post(message):\n    js.postMessage(js.JSON.parse(json.dumps(message)))\n\n"
+            + code + "\n" + then)
 
 
 FLOODED = "your code sent the page more than 100000 messages, or too much text"
 
 GRADING_ATTACKS = {  # name: (submission, what the report's error or a test's message says)
-    "three million messages with a wrong run id": (
-        posting("for (let i = 0; i < 3e6; i++) postMessage({type: 'event', runId: -1})"), FLOODED),
-    "one message of 134 million characters": (
-        posting("postMessage({type: 'event', runId: -1, junk: 'x'.repeat(2 ** 27)})"), FLOODED),
+    "three million messages with a wrong run id": (posting(
+        "message = js.JSON.parse('{\"type\": \"event\", \"runId\": -1}')\n"
+        "for i in range(3_000_000):\n    js.postMessage(message)"), FLOODED),
+    "one message of 33 million characters": (posting(  # Pyodide takes seconds to hand JavaScript a longer str
+        "message = js.JSON.parse('{\"type\": \"event\", \"runId\": -1}')\n"
+        "message.junk = 'x' * 2 ** 25\njs.postMessage(message)"), FLOODED),
     "a comparison picture 16000 wide": (posting(
-        "postMessage({type: 'event', runId: RUN, event: {event: 'test', index: 0, status: 'failed', message: '',"
-        " duration_ms: 1, comparison: {got: {shape: [4000, 16000], step: [1, 1], values: [{length: 16000}]},"
-        " expected: null}}})"), "invalid event"),
+        "post({'type': 'event', 'runId': RUN, 'event': {'event': 'test', 'index': 0, 'status': 'failed', 'message': '',"
+        " 'duration_ms': 1, 'comparison': {'got': {'shape': [4000, 16000], 'step': [1, 1], 'values': [{'length': 16000}]},"
+        " 'expected': None}}})"), "invalid event"),
     "a forged report, then the run's end": (posting(
-        "postMessage({type: 'report', runId: RUN, report: {passed: true, tests: []}});"
-        "postMessage({type: 'graded', runId: RUN})"), "Grading stopped before your code was loaded"),
+        "post({'type': 'report', 'runId': RUN, 'report': {'passed': True, 'tests': []}})\n"
+        "post({'type': 'graded', 'runId': RUN})"), "Grading stopped before your code was loaded"),
 }
 # Try output posted by the code: 100,000 characters in 20,000 messages, then an ending with 2 million more
 # and an error that is not text.
-TRY_FLOOD = "import js\njs.eval({!r})\n".format(
-    "for (let i = 0; i < 2e4; i++) postMessage({type: 'output', runId: RUN, text: 'spam '});"
-    " postMessage({type: 'tried', runId: RUN, output: 'x'.repeat(2e6), error: {toString: null}})")
+TRY_FLOOD = posting(
+    "for i in range(20_000):\n    post({'type': 'output', 'runId': RUN, 'text': 'spam '})\n"
+    "post({'type': 'tried', 'runId': RUN, 'output': 'x' * 2_000_000, 'error': {'toString': None}})", then="")
 
 
 def next_run(page, submission):

@@ -1,4 +1,5 @@
 # Keeps the ids in a numpy array, so the pairs hold numpy integers instead of Python ints.
+# expect: the values are right, but they are numpy.int64, not int
 import numpy as np
 
 

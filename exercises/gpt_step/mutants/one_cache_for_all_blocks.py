@@ -1,5 +1,6 @@
 # Keeps one cache for the whole model: every block appends to, and attends over, the same keys and values,
 # so the second block also sees the first block's keys.
+# expect: looks like one cache serves every block
 import numpy as np
 
 

@@ -11,11 +11,11 @@ most of the entries; anything else is a plain folder.
 
 from grader.instructor.classfolder import canvas, gradescope, moodle
 from grader.instructor.classfolder.gradescope import MetadataError
-from grader.instructor.classfolder.handin import (NO_SUBMISSION, HandIn, Learner, Submission, about_name, learners_of,
-                                       pick_file, student)
+from grader.instructor.classfolder.handin import (NO_SUBMISSION, HandIn, Learner, Submission, about_name, learner,
+                                                  learners_of, one_per_student, pick_file, student)
 
 __all__ = ["NO_SUBMISSION", "HandIn", "Learner", "MetadataError", "Submission", "about_name", "describe", "detect",
-           "hand_ins", "learners_of", "pick_file", "student"]
+           "hand_ins", "learner", "learners_of", "one_per_student", "pick_file", "student"]
 
 LAYOUTS = {"gradescope": gradescope, "moodle": moodle, "canvas": canvas}
 PLAIN = "plain"

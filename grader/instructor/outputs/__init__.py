@@ -3,13 +3,15 @@
     gradebook.csv          one row per student: name, id, email, login, total, per-exercise scores, feedback
     canvas_import.csv      the totals as Canvas's gradebook import reads them (grader/instructor/outputs/lms.py)
     moodle_import.csv      the totals as Moodle's CSV grade import reads them
+    not_imported.csv       the hand-ins those two leave out (not on the roster), and why
     feedback/<student>.md  each test's name, verdict and message, for the student
     feedback/<student>.html     the same as one self-contained web page
     feedback_moodle.zip    those pages as Moodle's feedback-files upload takes them
     gradescope/<student>.json   Gradescope's autograder results.json for that student
     junit.xml              one testsuite per student and exercise
-    report.html            the class at a glance: distribution, per-exercise and per-test pass rates, failures
-                           grouped by diagnosis, students by score and where each is stuck, similar pairs
+    report.html            the class at a glance: who handed in nothing, distribution, per-exercise and per-test
+                           pass rates over the gradable hand-ins, failures by mistake, students by score and
+                           where each is stuck, late work per student, overrides, similar groups and pairs
     summary.txt            the end-of-run summary the command line prints
 
 Every file is made from the results records alone (see grader/instructor/batch.py), so
@@ -31,6 +33,7 @@ def write_outputs(records, plan, folder, summary, similarity=None):
         write_atomically(folder / "gradebook.csv", gradebook.render(students, plan)),
         write_atomically(folder / "canvas_import.csv", lms.canvas(students, plan)),
         write_atomically(folder / "moodle_import.csv", lms.moodle(students, plan)),
+        write_atomically(folder / "not_imported.csv", lms.not_imported(students, plan)),
         write_atomically(folder / "feedback_moodle.zip", feedback_zip.moodle(students, plan)),
         write_atomically(folder / "junit.xml", junit.render(students, plan)),
         write_atomically(folder / "report.html", html_report.render(students, plan, similarity)),

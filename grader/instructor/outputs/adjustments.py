@@ -3,7 +3,8 @@
 The results keep the points as graded; this makes the copy of a record the outputs read, with its new
 `score` (and a test's `score` and `overridden` for an override of one test) and `adjustments`: one entry per change,
 {"kind": "override" or "late", "change": points (before the weight), "note": what and why}, which every
-output shows, so that no change is silent.
+output shows, so that no change is silent (a late one also has "late": how late, the same for each exercise
+handed in at one time).
 """
 
 import copy
@@ -34,7 +35,7 @@ def adjusted(record, plan):
             score = override.points
     if late is not None:
         taken = round(score * late.fraction, 6)
-        notes.append({"kind": "late", "change": -taken, "note": f"{late.note} (-{taken:g} points)"})
+        notes.append({"kind": "late", "change": -taken, "note": f"{late.note} (-{taken:g} points)", "late": late.note})
         score -= taken
     record["score"] = round(score, 6)
     record["adjustments"] = notes

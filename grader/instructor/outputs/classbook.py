@@ -63,6 +63,12 @@ class Student:
     def percentage(self):
         return 100 * self.total / self.max_total if self.max_total else 0.0
 
+    def changed(self, plan, kind, exercise_id=None):
+        """The weighted points the adjustments of `kind` ("late", "override") changed, in all or in one exercise."""
+        return round(sum(plan.weights[exercise] * adjustment["change"]
+                         for exercise, record in self.records.items() if exercise_id in (None, exercise)
+                         for adjustment in record.get("adjustments", ()) if adjustment["kind"] == kind), 6) + 0.0
+
     @property
     def file_stem(self):
         """A safe, unique file name for this student: readable characters kept, a hash of the full name."""

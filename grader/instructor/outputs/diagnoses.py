@@ -1,4 +1,9 @@
-"""Failures grouped by diagnosis: messages that differ only in their numbers are one group.
+"""Failures grouped by mistake, each student once per mistake whatever the tests that found it.
+
+A failure whose message names a classic mistake (grader.core.testkit.diagnose's "(looks like ...)") is that
+mistake, word for word: "the new ids start at 255" and "... at 257" are two mistakes, and a student whose
+Shape and Values tests both say "looks like the softmax ran over the wrong axis" is one row, of both tests.
+Any other failure is its message, and messages that differ only in their numbers are one group:
 
 "output[0, 1]: expected 0.5, got 0.7 (3 of 12 entries differ)" and "output[2, 0]: expected 0.2, got 0.9
 (1 of 12 entries differ)" are one diagnosis, shown as "output[‹index›]: expected ‹n›, got ‹n› (‹n› of ‹n›
@@ -22,12 +27,32 @@ PLACEHOLDERS = (
 )
 
 
+# How grader.core.testkit.diagnose names a mistake in a message
+HINTS = ("(looks like ", "(these inputs match more than one classic mistake: ")
+
+
 @dataclasses.dataclass
 class Diagnosis:
-    text: str          # the message with its numbers as placeholders, in full
+    text: str          # the mistake named (hint), else the message with its numbers as placeholders, in full
+    hint: bool         # whether `text` is a mistake a test named, which every student of the group got
     example: str       # one student's message, in full
     tests: list        # the tests it was given for, in order
     students: list     # who got it, in order, each once
+
+
+def hint_of(message):
+    """The classic mistake `message` names, without its brackets ("looks like ..."), or None."""
+    for start in HINTS:
+        at = message.find(start)
+        if at < 0:
+            continue
+        depth = 0
+        for index in range(at, len(message)):
+            depth += {"(": 1, ")": -1}.get(message[index], 0)
+            if depth == 0:
+                return message[at + 1:index]
+        return message[at + 1:]  # cut short (a message has a size limit)
+    return None
 
 
 def normalised(message):
@@ -42,8 +67,9 @@ def diagnoses(exercise_id, students):
     groups = {}
 
     def add(message, test, student):
-        text = normalised(message)
-        group = groups.setdefault(text, Diagnosis(text, message.strip(), [], []))
+        hint = hint_of(message)
+        text = hint if hint is not None else normalised(message)
+        group = groups.setdefault((hint is not None, text), Diagnosis(text, hint is not None, message.strip(), [], []))
         if test not in group.tests:
             group.tests.append(test)
         if student not in group.students:
@@ -59,4 +85,4 @@ def diagnoses(exercise_id, students):
         for test in record["tests"]:
             if test["status"] != "passed":
                 add(test["message"] or test["status"], test["name"], student.shown_name)
-    return sorted(groups.values(), key=lambda group: (-len(group.students), group.text))
+    return sorted(groups.values(), key=lambda group: (-len(group.students), not group.hint, group.text))

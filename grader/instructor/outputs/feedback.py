@@ -26,7 +26,9 @@ def render(student, plan):
             continue
         weighted = f" (weight {points(weight)})" if weight != 1 else ""
         lines += [f"Score: {points(record['score'])} / {points(record['max_score'])}{weighted}", ""]
-        notes = [adjustment["note"] for adjustment in record.get("adjustments", ())]
+        if record.get("reupload"):
+            lines += [escape(reupload_note(record)), ""]
+        notes = [adjustment["note"] for adjustment in record.get("adjustments", ())] + record.get("notes", [])
         lines += [f"- **{escape(note[:1].upper() + note[1:])}**" for note in notes] + [""] * bool(notes)
         if record["error"]:
             lines += ["Your code could not be graded:", "", *code_block(record["error"]), ""]
@@ -76,6 +78,13 @@ def one_line(student, plan):
         text += "".join(f" [{adjustment['note']}]" for adjustment in record.get("adjustments", ()))
         parts.append(text)
     return " | ".join(parts)
+
+
+def reupload_note(record):
+    """What a record of a re-uploaded file says of the uploads: which one was graded, which were not."""
+    reupload = record["reupload"]
+    return (f"Graded {reupload['graded']}, your last upload; not graded (superseded by it): "
+            f"{', '.join(reupload['superseded'])}.")
 
 
 def first_line(text, limit=160):

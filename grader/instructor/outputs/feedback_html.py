@@ -3,7 +3,7 @@ the page an LMS shows as a feedback file.  Per exercise the score, then each tes
 and what the code printed.  Everything from a record or a name is escaped (grader/instructor/outputs/html_report.py).
 """
 
-from grader.instructor.outputs.feedback import OUTPUT_SHOWN, points, test_verdict
+from grader.instructor.outputs.feedback import OUTPUT_SHOWN, points, reupload_note, test_verdict
 from grader.instructor.outputs.html_report import escape
 
 STYLE = """
@@ -44,6 +44,10 @@ def _exercise(exercise_id, weight, record):
         return parts + ['<p class="muted">Not graded: no result for this exercise.</p>']
     weighted = f" (weight {points(weight)})" if weight != 1 else ""
     parts.append(f"<p>Score: {points(record['score'])} / {points(record['max_score'])}{weighted}</p>")
+    if record.get("reupload"):
+        parts.append(f"<p>{e(reupload_note(record))}</p>")
+    if record.get("notes"):
+        parts.append("<ul>" + "".join(f"<li>{e(note)}</li>" for note in record["notes"]) + "</ul>")
     if record["error"]:
         parts.append(f'<p class="bad">Your code could not be graded:</p><pre>{e(record["error"])}</pre>')
     if "missing" in record:

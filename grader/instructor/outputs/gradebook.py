@@ -17,7 +17,7 @@ def render(students, plan):
     for student in students:
         scores = [_number(student.records[e]["score"]) if e in student.records else "" for e in plan.weights]
         if plan.adjusts:  # weighted points: the late penalty taken (0 or more), what overrides changed (+ or -)
-            scores += [_number(abs(_changed(student, plan, "late"))), _number(_changed(student, plan, "override"))]
+            scores += [_number(abs(student.changed(plan, "late"))), _number(student.changed(plan, "override"))]
         who = student.identity
         writer.writerow([safe_cell(who["name"]), safe_cell(who["id"]), safe_cell(who["email"] or ""),
                          safe_cell(who["login"] or ""), _number(student.total), _number(student.max_total),
@@ -27,9 +27,3 @@ def render(students, plan):
 
 def _number(value):
     return f"{value:g}"
-
-
-def _changed(student, plan, kind):
-    return round(sum(plan.weights[exercise_id] * adjustment["change"]
-                     for exercise_id, record in student.records.items()
-                     for adjustment in record.get("adjustments", ()) if adjustment["kind"] == kind), 6) + 0.0

@@ -13,7 +13,8 @@ from grader.text import printable
 OUTPUT_LIMIT = 8000  # characters of a test's output shown in Gradescope
 
 
-def results(student, plan):
+def results(student, plan, note=None):
+    """`note`: a last line of the top-level output (how the autograder ran the code)."""
     tests, seconds = [], 0.0
     for exercise_id, weight in plan.weights.items():
         record = student.records.get(exercise_id)
@@ -28,7 +29,7 @@ def results(student, plan):
                           "output": _output(test),
                           "visibility": plan.visibility(exercise_id, test["name"])})
     lines = [_summary(exercise_id, record, plan) for exercise_id, record in
-             ((e, student.records.get(e)) for e in plan.weights) if record is not None]
+             ((e, student.records.get(e)) for e in plan.weights) if record is not None] + ([note] if note else [])
     return {"score": student.total, "execution_time": round(seconds, 3),
             "output": printable("\n".join(lines)), "tests": tests}
 
@@ -46,11 +47,21 @@ def _summary(exercise_id, record, plan):
         line = (f"{exercise_id}: {points(sum(t['score'] for t in shown))}/{points(worth)}"
                 f" in the {len(shown)} test(s) shown; {len(record['tests']) - len(shown)} more not shown yet")
     return (line + (f" ({first_line(record['error'])})" if record["error"] else "")
-            + "".join(f" [{adjustment['note']}]" for adjustment in record.get("adjustments", ())))
+            + "".join(f" [{adjustment['note']}]" for adjustment in record.get("adjustments", ()))
+            + "".join(f"\n  {note}" for note in record.get("notes", ())))
 
 
-def render(student, plan):
-    return json.dumps(results(student, plan), ensure_ascii=True, allow_nan=False, indent=2) + "\n"
+def render(student, plan, note=None):
+    return _json(results(student, plan, note))
+
+
+def render_not_graded(why):
+    """results.json when nothing could be graded: no points, and `why` for the student."""
+    return _json({"score": 0, "output": printable(why), "tests": []})
+
+
+def _json(results):
+    return json.dumps(results, ensure_ascii=True, allow_nan=False, indent=2) + "\n"
 
 
 def _output(test):

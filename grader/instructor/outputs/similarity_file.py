@@ -1,10 +1,14 @@
-"""similarity.json: the pairs `python -m grader similar` flagged, read back by `report --similarity FILE`.
+"""similarity.json: what `python -m grader similar` flagged, read back by `report --similarity FILE`.
 
-    {"threshold": 0.5, "exercises": {"softmax": {"compared": 30, "pairs": [
-        {"first": "ada", "second": "bob", "similarity": [0.92, 0.88],
-         "lines": [[[3, 9]], [[4, 10]]]}]}}}
+    {"threshold": 0.5, "exercises": {"softmax": {"compared": 30,
+        "groups": [["cy", "dee", "fay"]],
+        "pairs": [{"first": "ada", "second": "cy", "similarity": [0.92, 0.88],
+                   "lines": [[[3, 9]], [[4, 10]]]}]}}}
 
-"lines": each side's matched regions as (first line, last line), 1-based.
+"groups": the students with the same code but for names, comments and layout, each group once (a name is in
+one group at most); "pairs": the pairs flagged between different code, a group standing for its members by
+its first name (the same code: the same similarity), each two groups once.  "lines": each side's matched
+regions as (first line, last line), 1-based.
 """
 
 import json
@@ -20,9 +24,11 @@ class SimilarityFileError(Exception):
 
 
 def render(results, threshold):
-    """`results`: {exercise id: (number of submissions compared, [grader.instructor.similarity.Pair])}."""
-    exercises = {exercise_id: {"compared": compared, "pairs": [_pair(pair) for pair in pairs]}
-                 for exercise_id, (compared, pairs) in results.items()}
+    """`results`: {exercise id: (number of submissions compared, [group], [Pair]), as
+    grader.instructor.similarity.similar_code gives them}."""
+    exercises = {exercise_id: {"compared": compared, "groups": [[doc.name for doc in group] for group in groups],
+                               "pairs": [_pair(pair) for pair in pairs]}
+                 for exercise_id, (compared, groups, pairs) in results.items()}
     return json.dumps({"threshold": threshold, "exercises": exercises}, indent=1, ensure_ascii=True) + "\n"
 
 
@@ -59,6 +65,9 @@ def _problem(data):
             return f"{where}.pairs: missing or not a list"
         if not isinstance(found.get("compared"), int) or isinstance(found["compared"], bool):
             return f"{where}.compared: not a whole number"
+        problem = _groups_problem(found.get("groups"))
+        if problem:
+            return f"{where}.groups{problem}"
         for index, pair in enumerate(found["pairs"]):
             if not (isinstance(pair, dict) and isinstance(pair.get("first"), str)
                     and isinstance(pair.get("second"), str) and isinstance(pair.get("similarity"), list)
@@ -66,6 +75,20 @@ def _problem(data):
                 return f"{where}.pairs[{index}]: not a pair (first, second, similarity [two numbers from 0 to 1])"
             if not _lines(pair.get("lines")):
                 return f"{where}.pairs[{index}].lines: not two lists of [first line, last line]"
+    return None
+
+
+def _groups_problem(groups):
+    """What makes `groups` not a list of groups (where in it, and why), or None."""
+    if not isinstance(groups, list):
+        return ": missing or not a list"
+    seen = set()
+    for index, group in enumerate(groups):
+        if not (isinstance(group, list) and len(group) >= 2 and all(isinstance(name, str) for name in group)):
+            return f"[{index}]: not a list of two or more names"
+        if seen & set(group) or len(set(group)) < len(group):
+            return f"[{index}]: names a student already in a group"
+        seen.update(group)
     return None
 
 
