@@ -309,6 +309,91 @@ def test_a_non_finite_result_names_the_step(capstone, references):
         session.held_out_loss()
 
 
+def reference_wrapped(references, exercise_id, wrapper):
+    """The learner's own `exercise_id`: the reference renamed, called by `wrapper` (code defining the entry)."""
+    step = next(step for step in references if step.exercise_id == exercise_id)
+    return with_own(references, exercise_id,
+                    step.source.replace(f"def {step.entry}(", f"def _reference_{step.entry}(") + wrapper)
+
+
+# A loss whose value is a 0-d object array, the object's __float__ NaN: not a number the session can use.
+OBJECT_LOSS = """
+class _Lying:
+    def __float__(self):
+        return float("nan")
+
+
+def train_step(*args, **kwargs):
+    params, opt, loss = _reference_train_step(*args, **kwargs)
+    return params, opt, np.array(_Lying(), dtype=object)
+"""
+# An int subclass whose own conversions and comparisons lie: the session takes its value (operator.index).
+LYING_INT_TOKEN = """
+class _Token(int):
+    def __int__(self):
+        return 10 ** 9
+
+    def __lt__(self, other):
+        raise RuntimeError("no comparing")
+
+    __ge__ = __le__ = __gt__ = __lt__
+
+
+def sample_token(*args, **kwargs):
+    return _Token(_reference_sample_token(*args, **kwargs))
+"""
+# A numpy integer whose __index__ lies: out of the vocabulary, named.
+LYING_NUMPY_TOKEN = """
+class _Token(np.int64):
+    def __index__(self):
+        return 10 ** 9
+
+
+def sample_token(*args, **kwargs):
+    return _Token(_reference_sample_token(*args, **kwargs))
+"""
+# A learning rate whose __float__ says infinity.
+INFINITE_RATE = """
+class _Rate(float):
+    def __float__(self):
+        return float("inf")
+
+
+def lr_at(*args, **kwargs):
+    return _Rate(_reference_lr_at(*args, **kwargs))
+"""
+
+
+def test_a_loss_that_is_an_object_array_names_train_step(capstone, references):
+    session, _ = tiny_session(capstone, reference_wrapped(references, "train_step", OBJECT_LOSS))
+    with pytest.raises(StepFailed) as caught:
+        session.train(1)
+    assert caught.value.exercise_id == "train_step"
+    assert str(caught.value) == ("Your train_step (step 35) returned an array of shape () for the loss, where a "
+                                 "number was expected")
+
+
+def test_values_the_session_uses_are_converted_once_and_checked(capstone, references):
+    # An int subclass: its own value is used, whatever its methods say.
+    session, info = tiny_session(capstone, reference_wrapped(references, "sample_token", LYING_INT_TOKEN))
+    session.start_generation("When", 1.0, 1.0, seed=0)
+    text = session.next_text(20)
+    assert len(text) == 20 and set(text) <= set(info["vocab"])
+
+    session, _ = tiny_session(capstone, reference_wrapped(references, "sample_token", LYING_NUMPY_TOKEN))
+    session.start_generation("When", 1.0, 1.0, seed=0)
+    with pytest.raises(StepFailed) as caught:
+        session.next_text(1)
+    assert str(caught.value) == (f"Your sample_token (step 16) returned 1000000000, where a token id from 0 to "
+                                 f"{len(info['vocab']) - 1} was expected")
+
+    session, _ = tiny_session(capstone, reference_wrapped(references, "lr_at", INFINITE_RATE))
+    with pytest.raises(StepFailed) as caught:
+        session.train(1)
+    assert caught.value.exercise_id == "lr_at"
+    assert str(caught.value) == "Your lr_at (step 30) returned a result with NaN or infinite values"
+
+
 def test_a_step_that_does_not_load_is_named(capstone, references):
     with pytest.raises(StepFailed) as caught:
         Session(with_own(references, "gelu", "def gelu(x):\n    return x +\n"), tiny_config(capstone))

@@ -14,9 +14,9 @@ def causal_attention(q, k, v):
         The leading axes "..." (none, a batch, batch and heads, ...) are the same for q, k and v.
 
     Returns:
-        A float array of shape (..., T, dv): softmax(mask(q @ k^T / sqrt(d))) @ v, where
-        d = q.shape[-1] and mask sets the score of query i against key j to -inf whenever
-        j > i, before the softmax over the last axis. Query i only sees keys 0, 1, ..., i.
+        A float array of shape (..., T, dv): the attention of step 7, softmax(q @ k^T / sqrt(d)) @ v
+        with d = q.shape[-1], except that query i only sees keys 0, 1, ..., i: its weights on
+        later keys are exactly 0 and its weights on keys 0..i sum to 1.
     """
-    # TODO: the scores of step 7, then -inf above the diagonal (j > i), then softmax(scores, axis=-1) @ v.
+    # TODO: attention in which query i ignores every key j > i.
     raise NotImplementedError

@@ -16,10 +16,8 @@ def causal_attention_backward(q, k, v, dout):
         The leading axes "..." (none, heads, batch and heads) are the same for the four arrays.
 
     Returns:
-        A tuple (dq, dk, dv) of float arrays with the shapes of q, k and v. With A the causal
-        weights of the forward pass and t() swapping the last two axes:
-            dv = t(A) @ dout,  dA = dout @ t(v),  dS = A * (dA - sum(A * dA, over each row)),
-            dq = dS @ k / sqrt(d),  dk = t(dS) @ q / sqrt(d),  where d = q.shape[-1].
+        A tuple (dq, dk, dv) of float arrays with the shapes of q, k and v. The arguments are
+        left unchanged.
     """
-    # TODO: recompute the masked weights A, then go back through A @ v, the softmax and q @ k^T / sqrt(d).
+    # TODO: the gradients of q, k and v, through the weighted sum, the softmax and the scores.
     raise NotImplementedError

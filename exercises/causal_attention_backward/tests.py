@@ -201,7 +201,7 @@ def test_hand_checked(causal_attention_backward):
         if not np.allclose(mine, want[name], rtol=0.0, atol=1e-9):
             fail(f"{name} of {what}: expected {np.round(want[name], 6).tolist()}, got {np.round(mine, 6).tolist()}"
                  f"{_diagnosis(mine, q, k, v, dout, name)}", got=mine, expected=np.array(want[name]))
-    # The statement's second example: d = 4, so the scale is 1/2.
+    # A second small case: d = 4, so the scale is 1/2.
     q = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 2.0, 0.0, 1.0], [1.0, 1.0, -1.0, 0.0]])
     k = np.array([[0.0, 1.0, 0.0, 1.0], [1.0, 0.0, 2.0, 0.0], [1.0, -1.0, 0.0, 1.0]])
     v = np.array([[1.0, 2.0], [0.0, -1.0], [3.0, 1.0]])

@@ -13,9 +13,10 @@ def cross_entropy_grad(logits, targets):
             list of ints): targets[t] is the correct token for position t.
 
     Returns:
-        A float numpy array of shape (T, V):
-            grad[t, j] = (softmax(logits[t])[j] - (1 if j == targets[t] else 0)) / T
-        It must stay finite for logits as large as 1e4 in magnitude.
+        A new float numpy array of shape (T, V): grad[t, j] is the derivative of
+        cross_entropy(logits, targets) (step 14, the mean over the T positions)
+        with respect to logits[t, j]. It must stay finite for logits as large as
+        1e4 in magnitude.
     """
-    # TODO: softmax(logits, axis=1) (each row), subtract the one-hot targets, divide by T.
+    # TODO: the derivative of the mean loss with respect to every logit.
     raise NotImplementedError

@@ -12,8 +12,8 @@ def gelu_backward(x, dout):
         dout: dL/dy, floats of the shape of x (a numpy array or a nested list).
 
     Returns:
-        A new float numpy array of the shape of x: gelu'(x) * dout, entry by entry, where
+        A new float numpy array of the shape of x: dL/dx, entry by entry, where
             gelu(x) = 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x**3))).
     """
-    # TODO: t = tanh(u); product rule: 0.5 * (1 + t) + 0.5 * x * (1 - t**2) * du/dx; multiply by dout.
+    # TODO: the derivative of gelu at each entry, times dout.
     raise NotImplementedError

@@ -29,8 +29,7 @@ def gpt_loss_and_grads(ids, targets, p, n_heads):
     Returns:
         A pair (loss, grads): loss a real number; grads a dict with p's structure,
         {"W_E": (V, C), "blocks": [one dict of twelve gradients per block, in order],
-         "lnf_g": (C,), "lnf_b": (C,)}. grads["W_E"] sums the gradients of both uses of W_E.
+         "lnf_g": (C,), "lnf_b": (C,)}. The arguments are left unchanged.
     """
-    # TODO: the forward pass keeping each block's input, the loss, then the backward pass from the
-    # logits down to the embeddings.
+    # TODO: the loss and the gradient of every parameter.
     raise NotImplementedError

@@ -5,7 +5,7 @@ import numpy as np
 
 
 def layer_norm_backward(x, gamma, dout, eps=1e-5):
-    """Gradients of y = layer_norm(x, gamma, beta, eps), normalised over the last axis.
+    """Gradients of y = layer_norm(x, gamma, beta, eps), normalised over the last axis, given dout = dL/dy.
 
     Args:
         x: float numpy array of shape (..., C), the input of the forward pass.
@@ -14,11 +14,8 @@ def layer_norm_backward(x, gamma, dout, eps=1e-5):
         eps: the epsilon of the forward pass, added to the variance inside the square root.
 
     Returns:
-        A tuple (dx, dgamma, dbeta) of float numpy arrays:
-            dx of the shape of x: r * (g - mean(g) - x_hat * mean(g * x_hat)) for each vector along
-                the last axis, where g = dout * gamma, r = 1 / sqrt(var + eps) and x_hat = (x - mean) * r;
-            dgamma of shape (C,): dout * x_hat summed over every leading axis;
-            dbeta of shape (C,): dout summed over every leading axis.
+        A tuple (dx, dgamma, dbeta) of float numpy arrays: dx of the shape of x; dgamma and
+        dbeta of shape (C,), summed over every vector. The arguments are left unchanged.
     """
-    # TODO: recompute mean, r and x_hat over the last axis (keepdims=True), then the three gradients.
+    # TODO: recompute what the forward pass computed over the last axis, then the three gradients.
     raise NotImplementedError

@@ -12,7 +12,7 @@ def relative_shift(delta, C):
         A float64 numpy array M of shape (C, C) such that, for every position t,
             M @ PE[t] == PE[t + delta]
         where PE[t, 2*i] = sin(t * omega_i), PE[t, 2*i + 1] = cos(t * omega_i) and
-        omega_i = 1 / 10000 ** (2*i / C). M is block diagonal with one 2x2 block per pair i.
+        omega_i = 1 / 10000 ** (2*i / C).
     """
-    # TODO: fill the 2x2 block of every frequency pair.
+    # TODO: build the matrix that maps PE[t] to PE[t + delta].
     raise NotImplementedError

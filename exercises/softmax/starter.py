@@ -14,5 +14,5 @@ def softmax(x, axis=-1):
         `axis` is exp(slice) / sum(exp(slice)). Must stay finite for scores
         like [1000, 1001] or [-1000, -1001].
     """
-    # TODO: shift each slice by its own maximum, exponentiate, divide by the sum along `axis`.
+    # TODO: compute the softmax of every slice along `axis`, finite for large scores.
     raise NotImplementedError

@@ -14,8 +14,7 @@ def softmax_backward(y, dout, axis=-1):
         axis: the axis the softmax normalised (negative values count from the end).
 
     Returns:
-        A new float numpy array of the shape of y: for each slice along `axis`,
-            dx_j = y_j * (dout_j - sum_i dout_i * y_i).
+        A new float numpy array of the shape of y: dL/dx. The arguments are left unchanged.
     """
-    # TODO: one sum per slice (keep the summed axis so it broadcasts back), then y * (dout - that sum).
+    # TODO: the gradient of each slice's scores, from y and dout alone.
     raise NotImplementedError

@@ -28,8 +28,7 @@ def transformer_block_backward(x, p, n_heads, dout):
 
     Returns:
         A pair (dx, grads): dx = dL/dx, shape (T, C); grads a dict with the twelve keys of p,
-        grads[name] = dL/dp[name], of the shape of p[name].
+        grads[name] = dL/dp[name], of the shape of p[name]. The arguments are left unchanged.
     """
-    # TODO: redo the forward pass keeping its intermediates, then go back through the MLP, its
-    # residual, the attention (head by head) and its residual.
+    # TODO: dL/dx and the gradient of each of the twelve parameters.
     raise NotImplementedError

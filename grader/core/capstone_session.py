@@ -4,11 +4,16 @@ worker calls the Session's methods; arguments and results are JSON-friendly).
 
 Every step's entry function is wrapped, in every namespace where another step finds it, so that an
 exception raised or a wrong result returned by any step, however deep inside another one (adamw_step
-inside train_step), stops the session with a `StepFailed` naming that step and its source.
+inside train_step), stops the session with a `StepFailed` naming that step and its source.  What the
+session itself takes from a step's result (a loss, a learning rate, a token id) is converted where it is
+used, once, and checked after conversion (finite floats, exact ints): a value whose own methods lie
+(an int subclass, a 0-d object array whose __float__ is NaN) stops the session naming the step, not
+with a traceback of the session's code.
 """
 
 import io
 import math
+import operator
 
 import numpy as np
 
@@ -37,6 +42,19 @@ class StepFailed(Exception):
         self.label, self.exercise_id = label, exercise_id
 
 
+class Unusable(Exception):
+    """Raised by a conversion of a step's result: str() says what the step returned ("a loss of nan, ...")."""
+
+
+# The steps whose code is running, innermost last (the page's worker asks which one posted a message).
+_running = []
+
+
+def running_step():
+    """The innermost running step whose code is the learner's (else the innermost one), or None."""
+    return next((step for step in reversed(_running) if step.yours), _running[-1] if _running else None)
+
+
 class Session:
     """A GPT built from the steps in `earlier` ([EarlierStep] or their dicts, dependencies first).
 
@@ -54,6 +72,7 @@ class Session:
             raise ValueError(f"d_model ({self.model['d_model']}) must be a multiple of n_heads "
                              f"({self.model['n_heads']})")
         self.steps = _wrapped_steps(self.earlier)
+        self.by_id = {step.exercise_id: step for step in self.earlier}
         self.vocab, self.params, self.opt = None, None, None
         self.steps_done = 0      # training steps the current weights have had, pretraining included
         self.schedule_step = 0   # steps since the weights were set: where the learning-rate schedule is
@@ -64,11 +83,11 @@ class Session:
     def set_text(self, text):
         """Tokenize `text` (step 31) and split it: the tail is held out.  Returns figures about it."""
         vocab, ids = self._call("char_tokenize", text)
-        vocab = "".join(vocab)
+        vocab = self._use("char_tokenize", vocab, _characters)
         if vocab != self.vocab:   # weights for another vocabulary do not fit this text
             self.params, self.opt, self.generation = None, None, None
         self.vocab, self.index = vocab, {c: i for i, c in enumerate(vocab)}
-        ids = np.asarray(ids, dtype=np.intp)   # intp: what bincount and indexing take (int32 in Pyodide)
+        ids = self._use("char_tokenize", ids, lambda ids: _token_ids(ids, len(vocab)))
         split = int(len(ids) * (1 - self.held_out_fraction))
         self.train_ids, self.held_out_ids = ids[:split], ids[split:]
         block = self.model["block_size"]
@@ -169,12 +188,14 @@ class Session:
         for _ in range(int(n_steps)):
             lr = self._call("lr_at", self.schedule_step, t["max_lr"], t["min_lr"], t["warmup_steps"],
                             t["max_steps"])
+            lr = self._use("lr_at", lr, lambda value: _finite_number(value, "a learning rate"))
             x, y = self._call("get_batch", self.train_ids, self.model["block_size"], t["batch_size"], self.rng)
             self.params, self.opt, loss = self._call("train_step", self.params, self.opt, x, y, n_heads, lr,
                                                      t["weight_decay"], t["max_norm"])
+            loss = self._use("train_step", loss, lambda value: _finite_number(value, "a loss"))
             self.schedule_step += 1
             self.steps_done += 1
-            history.append({"step": self.schedule_step, "loss": float(loss), "lr": float(lr)})
+            history.append({"step": self.schedule_step, "loss": loss, "lr": lr})
         return history
 
     def held_out_loss(self, n_windows=8):
@@ -186,7 +207,8 @@ class Session:
         for start in starts:
             window = self.held_out_ids[start:start + block + 1]
             logits = self._call("gpt_logits", window[:-1], self.params, self.model["n_heads"])
-            losses.append(self._call("cross_entropy", logits, window[1:]))
+            loss = self._call("cross_entropy", logits, window[1:])
+            losses.append(self._use("cross_entropy", loss, lambda value: _finite_number(value, "a loss")))
         return float(np.mean(losses))
 
     # ---- generation -------------------------------------------------------------------------------
@@ -221,9 +243,11 @@ class Session:
             logits = state["logits"] / state["temperature"]
             if state["top_p"] < 1:
                 probs = self._call("top_p_filter", logits, state["top_p"])
+                probs = self._use("top_p_filter", probs, _floats)
                 with np.errstate(divide="ignore"):
                     logits = np.log(probs)          # -inf where filtered out: softmax gives those 0
-            token = int(self._call("sample_token", logits, state["rng"], 1.0))
+            token = self._call("sample_token", logits, state["rng"], 1.0)
+            token = self._use("sample_token", token, lambda value: _token_id(value, len(self.vocab)))
             state["ids"].append(token)
             out.append(self.vocab[token])
             if state["position"] >= self.model["block_size"]:
@@ -244,14 +268,28 @@ class Session:
 
     def _feed(self, token):
         state = self.generation
-        state["logits"], state["cache"] = self._call("gpt_step", token, self.params, self.model["n_heads"],
-                                                     state["cache"])
+        logits, state["cache"] = self._call("gpt_step", token, self.params, self.model["n_heads"], state["cache"])
+        state["logits"] = self._use("gpt_step", logits, _floats)
         state["position"] += 1
 
     # ---- helpers ----------------------------------------------------------------------------------
 
     def _call(self, exercise_id, *args):
         return self.steps[exercise_id](*args)
+
+    def _use(self, exercise_id, value, convert):
+        """convert(value): what the session takes from a result of the step `exercise_id`, or a StepFailed
+        naming it (the conversion may run the learner's own methods, which may raise anything)."""
+        step = self.by_id[exercise_id]
+        try:
+            return convert(value)
+        except Unusable as exc:
+            problem = str(exc)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            problem = f"{_kind(value)} that the session could not use ({type(exc).__name__}: {one_line(exc)})"
+        raise StepFailed(step.label, step.exercise_id, f"{step.label.capitalize()} returned {problem}")
 
     def _weights_set(self, steps_done):
         self.opt, self.generation = None, None
@@ -313,6 +351,7 @@ def _wrap(step, function, earlier):
     caller = callers[0] if len(callers) == 1 else None
 
     def wrapped(*args, **kwargs):
+        _running.append(step)
         try:
             problem = check_arguments(*args, **kwargs) if check_arguments and caller else None
         except TypeError:  # other arguments than the step takes: the step's own call says what is wrong
@@ -330,7 +369,14 @@ def _wrap(step, function, earlier):
             lines = [line for line in describe_exception(exc).splitlines() if not line.startswith("(raised in ")]
             raise StepFailed(step.label, step.exercise_id,
                              f"{step.label.capitalize()} raised " + "\n".join(lines)) from None
-        problem = (check(result, *args, **kwargs) if check else None) or _non_finite(result)
+        finally:
+            _running.pop()
+        try:   # the checks call the result's own methods (len, comparisons), which may raise anything
+            problem = (check(result, *args, **kwargs) if check else None) or _non_finite(result)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            problem = f"a {type(result).__name__} that could not be checked ({type(exc).__name__}: {one_line(exc)})"
         if problem is not None:
             raise StepFailed(step.label, step.exercise_id, f"{step.label.capitalize()} returned {problem}")
         return result
@@ -376,9 +422,59 @@ def _array(value, shape, what):
 
 def _number(value, what):
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) and not (
-            isinstance(value, np.ndarray) and value.shape == ()):
+            isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iuf"):
         return f"{_kind(value)} for {what}, where a number was expected"
     return None
+
+
+# ---- what the session takes from a result: converted once, checked after conversion ---------------
+
+def _finite_number(value, what):
+    """`value` (a number, or a 0-d array of numbers) as a finite float; else Unusable."""
+    problem = _number(value, what)
+    if problem:
+        raise Unusable(problem)
+    number = float(value)   # an exact float, whatever the value's own __float__ does
+    if not math.isfinite(number):
+        raise Unusable(f"{what} of {number}, where a finite number was expected")
+    return number
+
+
+def _token_id(value, n):
+    """`value` as an exact int from 0 to n - 1 (operator.index: an int subclass gives its own value)."""
+    if isinstance(value, bool):
+        raise Unusable(f"{value!r}, where a token id from 0 to {n - 1} was expected")
+    try:
+        token = operator.index(value)
+    except TypeError:
+        raise Unusable(f"{_kind(value)}, where a token id from 0 to {n - 1} was expected") from None
+    if not 0 <= token < n:
+        raise Unusable(f"{token}, where a token id from 0 to {n - 1} was expected")
+    return token
+
+
+def _token_ids(ids, n):
+    """`ids` as an array of intp (what bincount and indexing take; int32 in Pyodide), each from 0 to n - 1."""
+    array = np.asarray(ids)
+    if array.ndim != 1 or array.dtype.kind not in "iu":
+        raise Unusable(f"ids {_kind(array)} of dtype {array.dtype}, where whole numbers were expected")
+    array = array.astype(np.intp)
+    if len(array) and (array.min() < 0 or array.max() >= n):
+        raise Unusable(f"ids that do not index the vocabulary of {n} characters")
+    return array
+
+
+def _floats(array):
+    """A checked float array as a plain ndarray of float64: a subclass's own operators are not used."""
+    return np.asarray(array, dtype=np.float64)
+
+
+def _characters(vocab):
+    """The vocabulary as one exact str (str.__str__ takes a str subclass's own characters)."""
+    characters = [str.__str__(c) for c in vocab]
+    if any(len(c) != 1 for c in characters) or len(set(characters)) != len(characters):
+        raise Unusable("a vocabulary that is not distinct single characters")
+    return "".join(characters)
 
 
 def _pair(value, n, what):
@@ -511,8 +607,10 @@ def _top_p_filter(result, logits, top_p):
 
 
 def _sample_token(result, logits, *args, **kwargs):
-    if isinstance(result, bool) or not isinstance(result, (int, np.integer)) or not 0 <= result < len(logits):
-        return f"{result!r}, where a token id from 0 to {len(logits) - 1} was expected"
+    try:
+        _token_id(result, len(logits))
+    except Unusable as exc:
+        return str(exc)
     return None
 
 

@@ -1,6 +1,7 @@
 // The capstone page: loads its data (capstone.json: the steps and the session's config; the text; the pretrained
 // weights), lists the steps in scope with their switches (in-scope.js), and mounts the Talk and Learn panels, whose
-// sessions (capstone-session.js) are built from those steps. A step that fails shows here, naming the step.
+// sessions (capstone-session.js) are built from those steps. A step that fails shows here, naming the step (the
+// session's error carries its id). Switching a step ends the sessions being started, as the panels end theirs.
 import { SessionClient } from "./capstone-session.js";
 import { earlierSteps, mountInScope, passedCode } from "./in-scope.js";
 import { mountLearn } from "./learn-panel.js";
@@ -18,6 +19,7 @@ export function mountCapstone(runner) {
   let left = false;
   let panels = [];
   let trained = null; // the learner's latest trained weights (.npz bytes)
+  let starting = new AbortController(); // aborted when the steps change: the sessions being started end
   const inScope = mountInScope((what, save) => {
     try {
       save();
@@ -34,7 +36,7 @@ export function mountCapstone(runner) {
       config: data.config,
       pretrained,
       startSession: (weights) => SessionClient.start(runner,
-        { earlier: earlierSteps(data.uses), config: data.config, text, weights }),
+        { earlier: earlierSteps(data.uses), config: data.config, text, weights }, starting.signal),
       trainedWeights: () => trained,
       keepWeights: (bytes) => {
         trained = bytes;
@@ -51,6 +53,8 @@ export function mountCapstone(runner) {
   const onSwitch = (event) => {
     if (!event.target.closest(".scope-switch")) return;
     showCounts();
+    starting.abort();
+    starting = new AbortController();
     for (const panel of panels) panel.restart();
   };
   scope.addEventListener("click", onSwitch);
@@ -76,9 +80,11 @@ export function mountCapstone(runner) {
         textContent: "The model's Python was stopped: Generate or Resume starts it again." }));
     }
     errorBox.hidden = false;
-    const step = label?.match(/\(step (\d+)\)$/)?.[1];
-    for (const item of scope.querySelectorAll("li")) item.classList.toggle("is-failing", item.dataset.step === step);
-    if (step) scope.open = true;
+    const failing = typeof err.exerciseId === "string" ? err.exerciseId : null;
+    for (const item of scope.querySelectorAll("li")) {
+      item.classList.toggle("is-failing", failing !== null && item.dataset.exerciseId === failing);
+    }
+    if (failing) scope.open = true;
   }
 
   function clearError() {
@@ -89,6 +95,7 @@ export function mountCapstone(runner) {
 
   return () => {
     left = true;
+    starting.abort();
     scope.removeEventListener("click", onSwitch);
     inScope.unmount();
     for (const panel of panels) panel.unmount();

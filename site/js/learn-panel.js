@@ -1,12 +1,13 @@
 // The capstone's Learn panel (#learn): training from scratch or from the pretrained weights, through the learner's
-// steps, a few steps per call (Stop acts between calls), with the loss curve (loss-chart.js), the figures, samples
+// steps, a few steps per call (Stop acts between calls, in every loop), with the loss curve (loss-chart.js), the figures, samples
 // every `sample_every` steps and the samples before and after side by side. The weights are kept every
 // EVAL_EVERY steps, so that training can resume in a new session after one ended (a step over the time limit).
 import { format, LossChart } from "./loss-chart.js";
 
 const CALL_MS = 300; // aimed-at duration of one training call: short enough for Stop to feel immediate
 const MAX_STEPS_PER_CALL = 50;
-const EVAL_EVERY = 50; // steps between held-out measurements (and kept weights)
+// Steps between held-out measurements (and kept weights), unless the page's data-eval-every says otherwise (tests).
+const EVAL_EVERY = 50;
 const SAMPLE_LENGTH = 200;
 const SAMPLE_CHUNK = 50;
 const SAMPLE_SETTINGS = { prompt: "", temperature: 0.8, topP: 0.9 };
@@ -93,7 +94,8 @@ export function mountLearn(model) {
           loss: record.loss })));
         const elapsed = run.seconds + (performance.now() - startedAt) / 1000;
         showStats(elapsed);
-        if (run.steps - run.lastEval >= EVAL_EVERY) await evaluate(elapsed);
+        const evalEvery = Number(document.body.dataset.evalEvery) || EVAL_EVERY;
+        if (run.steps - run.lastEval >= evalEvery) await evaluate(elapsed);
         if (run.steps - run.lastSample >= sampleEvery) await sampleAfter();
       }
       status.textContent = run.steps >= maxSteps ? `Done: the schedule's ${maxSteps} steps are over.`
@@ -101,7 +103,9 @@ export function mountLearn(model) {
     } catch (err) {
       if (left) return;
       if (err.endedByPage) {
-        status.textContent = `Stopped at step ${run.steps}: the steps changed. Resume continues with them.`;
+        status.textContent = session === null || run.kept === null && run.steps === 0
+          ? "The steps changed while the model started: Start training starts with them."
+          : `Stopped at step ${run.steps}: the steps changed. Resume continues with them.`;
         return;
       }
       status.textContent = `Training stopped at step ${run.steps}.`;
@@ -140,7 +144,9 @@ export function mountLearn(model) {
     const { prompt, temperature, topP } = SAMPLE_SETTINGS;
     await session.call("start_generation", prompt, temperature, topP, run.steps + seed);
     let text = "";
-    while (text.length < SAMPLE_LENGTH) text += await session.call("next_text", SAMPLE_CHUNK);
+    while (text.length < SAMPLE_LENGTH && !stopRequested && !left) {
+      text += await session.call("next_text", SAMPLE_CHUNK);
+    }
     return text;
   }
 
@@ -159,7 +165,8 @@ export function mountLearn(model) {
     const focused = document.activeElement;
     startButton.disabled = on;
     stopButton.hidden = !on;
-    resumeButton.hidden = on || run === null || run.steps >= maxSteps || (session?.ended && run.kept === null);
+    resumeButton.hidden = on || run === null || run.steps >= maxSteps
+      || ((session === null || session.ended) && run.kept === null);
     startButton.textContent = run === null ? "Start training" : "Start over";
     if (on && (focused === startButton || focused === resumeButton)) stopButton.focus();
     if (!on && focused === stopButton) (resumeButton.hidden ? startButton : resumeButton).focus();

@@ -1,12 +1,19 @@
 // The capstone's loss curve: training loss (a running mean, the per-step loss being noisy), held-out loss and
 // the unigram baseline as a line, drawn as SVG. The figure's caption says the same in words, and a table
-// lists every held-out measurement: what the chart shows is readable without seeing it.
+// lists every held-out measurement: what the chart shows is readable without seeing it. Whatever the losses (a
+// diverging training's 4e9, 1e300, infinity), it draws a bounded number of elements: a few round ticks on each
+// axis (1-2-5 steps), at most MAX_DRAWN points of the training curve, and losses beyond the axis at its edge.
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 640; // until the chart has a width on screen: then one unit is one pixel, so labels stay readable
 const HEIGHT = 260;
 const PAD = { left: 44, right: 12, top: 28, bottom: 30 };
 export const SMOOTHING = 20; // training steps in the running mean
 const MAX_DRAWN = 400; // points of the training curve drawn, however long the training
+const Y_TICKS = 5; // about as many labelled losses on the axis
+// The axis goes up to OFF_SCALE times the unigram baseline's loss (at least MIN_TOP nats): above that the curve
+// runs along the top edge (a learning rate too high sends the loss to thousands, or to infinity).
+const OFF_SCALE = 3;
+const MIN_TOP = 10;
 
 export class LossChart {
   /** svg: the chart's <svg>; caption: its <figcaption> (its accessible name); rows: the table's <tbody>. */
@@ -76,15 +83,24 @@ export class LossChart {
     const width = this.width;
     this.svg.setAttribute("viewBox", `0 0 ${width} ${HEIGHT}`);
     this.caption.textContent = this.summary();
-    const all = [...this.train, ...this.heldOut].map((point) => point.loss);
-    if (this.unigram !== null) all.push(this.unigram);
     const lastStep = Math.max(50, this.train.at(-1)?.step ?? 0, this.heldOut.at(-1)?.step ?? 0);
-    // The axis spans the losses shown, in half-nats, with a margin.
-    const low = all.length ? Math.max(0, Math.floor((Math.min(...all) - 0.25) * 2) / 2) : 0;
-    const high = Math.max(Math.ceil((Math.max(...all, 0) + 0.1) * 2) / 2, low + 1);
+    const top = Math.max(MIN_TOP, OFF_SCALE * (this.unigram ?? 0));
+    const { lowest, highest } = this.finiteRange();
+    // The axis spans the losses shown, with a margin, in round steps; beyond `top` (or non-finite) at the edge.
+    const yTicks = niceTicks(Math.max(0, Math.min(lowest, top) - 0.25), Math.min(highest + 0.1, top), Y_TICKS);
+    const [low, high] = [yTicks[0], yTicks.at(-1)];
+    const offScale = highest > high
+      || [...this.train, ...this.heldOut].some((point) => !Number.isFinite(point.loss));
     const x = (step) => PAD.left + (step / lastStep) * (width - PAD.left - PAD.right);
-    const y = (loss) => PAD.top + ((high - loss) / (high - low)) * (HEIGHT - PAD.top - PAD.bottom);
-    const parts = [...this.axes(low, high, lastStep, x, y, width)];
+    const y = (loss) => {
+      const shown = Number.isNaN(loss) ? high : Math.min(high, Math.max(low, loss));
+      return PAD.top + ((high - shown) / (high - low)) * (HEIGHT - PAD.top - PAD.bottom);
+    };
+    const parts = [...this.axes(yTicks, lastStep, x, y, width)];
+    if (offScale) {
+      parts.push(node("text", { class: "chart-label chart-off-scale", x: width - PAD.right - 4, y: PAD.top + 12,
+        "text-anchor": "end" }, `higher losses drawn at ${formatTick(high, high - low)}`));
+    }
     if (this.unigram !== null) {
       parts.push(node("line", { class: "chart-unigram", x1: x(0), x2: x(lastStep), y1: y(this.unigram),
         y2: y(this.unigram) }));
@@ -102,15 +118,29 @@ export class LossChart {
     this.svg.replaceChildren(...parts);
   }
 
-  * axes(low, high, lastStep, x, y, width) {
-    const step = high - low > 3 ? 1 : 0.5;
-    for (let loss = low; loss <= high + 1e-9; loss += step) {
+  // The lowest and highest finite loss drawn (the baseline's included): {lowest, highest}, 0 and 1 when none.
+  finiteRange() {
+    let lowest = Infinity;
+    let highest = -Infinity;
+    const take = (loss) => {
+      if (!Number.isFinite(loss)) return;
+      lowest = Math.min(lowest, loss);
+      highest = Math.max(highest, loss);
+    };
+    for (const point of this.train) take(point.loss);
+    for (const point of this.heldOut) take(point.loss);
+    if (this.unigram !== null) take(this.unigram);
+    return lowest === Infinity ? { lowest: 0, highest: 1 } : { lowest, highest };
+  }
+
+  * axes(yTicks, lastStep, x, y, width) {
+    const spacing = yTicks[1] - yTicks[0];
+    for (const loss of yTicks) {
       yield node("line", { class: "chart-grid", x1: PAD.left, x2: width - PAD.right, y1: y(loss), y2: y(loss) });
       yield node("text", { class: "chart-label", x: PAD.left - 6, y: y(loss) + 4, "text-anchor": "end" },
-        loss.toFixed(1));
+        formatTick(loss, spacing));
     }
-    const tick = niceTick(lastStep, width < 480 ? 3 : 5);
-    for (let s = 0; s <= lastStep; s += tick) {
+    for (const s of niceTicks(0, lastStep, width < 480 ? 3 : 5).filter((s) => s <= lastStep)) {
       yield node("text", { class: "chart-label", x: x(s), y: HEIGHT - 10, "text-anchor": "middle" }, String(s));
     }
   }
@@ -140,11 +170,24 @@ function* legend(width) {
   }
 }
 
-// A round step between x labels, for about `count` of them.
-function niceTick(lastStep, count) {
-  const raw = lastStep / count;
+// Round values (a step of 1, 2 or 5 times a power of ten) from at or below `low` to at or above `high`, about
+// `count` + 1 of them and never more than 2 * count + 2, whatever the two finite numbers.
+export function niceTicks(low, high, count) {
+  const span = Math.max(high - low, Math.abs(high) * 1e-9, 1e-9);
+  const raw = span / count;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((m) => m * magnitude).find((t) => t >= raw);
+  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((t) => t >= raw * (1 - 1e-12)) ?? 10 * magnitude;
+  const first = Math.floor(low / step);
+  const last = Math.max(Math.ceil(high / step), first + 1);
+  const ticks = [];
+  for (let i = first; i <= last && ticks.length <= 2 * count + 1; i += 1) ticks.push(i * step);
+  return ticks;
+}
+
+// A tick's label, with as many decimals as the ticks' `spacing` needs.
+function formatTick(value, spacing) {
+  if (Math.abs(value) >= 1e6) return value.toExponential(1);
+  return value.toFixed(Math.min(6, Math.max(0, -Math.floor(Math.log10(spacing) + 1e-9))));
 }
 
 function pointsOf(points, x, y) {
@@ -163,5 +206,7 @@ function mean(values) {
 }
 
 export function format(loss) {
-  return loss === null || loss === undefined ? "–" : loss.toFixed(3);
+  if (loss === null || loss === undefined) return "–";
+  if (!Number.isFinite(loss)) return String(loss); // "Infinity", "NaN"
+  return Math.abs(loss) >= 1e6 ? loss.toExponential(3) : loss.toFixed(3);
 }

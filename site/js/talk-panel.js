@@ -107,9 +107,10 @@ export function mountTalk(model) {
     if (model.pretrained !== null) generate();
   }, (err) => {
     if (left) return;
-    status.textContent = "";
+    status.textContent = err.endedByPage ? "The steps changed while the model started: Generate writes with them."
+      : "";
     generateButton.disabled = false; // Generate tries again
-    model.showError(err);
+    if (!err.endedByPage) model.showError(err);
   });
 
   return {
@@ -118,7 +119,8 @@ export function mountTalk(model) {
       const option = weightsChoice.querySelector("option[value=trained]");
       option.disabled = model.trainedWeights() === null;
     },
-    /** The steps in scope changed: the next Generate starts a new session with them. */
+    /** The steps in scope changed: the next Generate starts a new session with them (the view ends one being
+     * started). */
     restart() {
       stopRequested = true;
       session?.end();

@@ -3,7 +3,8 @@
 // messages, or one of hundreds of megabytes) lands on this thread, never on the page's. Every
 // message from the page goes through as it is. From the grading worker, the boot messages go
 // through as they are; once it is ready (learner code may run from then on), messages are taken
-// within a budget (message-budget.js) and handed on in batches, at most one every BATCH_MS, so the
+// within a budget (message-budget.js: every byte it forwards is counted, an Error's fields and a
+// BigInt's digits included, binary data apart) and handed on in batches, at most one every BATCH_MS, so the
 // page receives few messages whatever the code does. Past the budget the grading worker is
 // terminated and the page gets {type: "flooded"}. The grading worker's uncaught errors reach the
 // page as {type: "worker-error", message}. The page terminates this worker, and with it the other.

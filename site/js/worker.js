@@ -23,11 +23,15 @@
 //
 // Session mode (the capstone page, see capstone-session.js): instead of one run, a worker can hold a
 // grader.core.capstone_session.Session built from the steps in `earlier`: page -> worker
-// {type:"session-start", runId, earlier, config, text, weights (ArrayBuffer|null)} -> "session-ready" {info}
-// | "session-error" {error, label}; then any number of {type:"session-call", runId, callId, method, args}
-// -> "session-result" {callId, value} | "session-error" {callId, error, label}. `label` names the step that
-// failed ("your adamw_step (step 28)"), or is null. "stuck" {where} works as in a run.
+// {type:"session-start", runId, callId, earlier, config, text, weights (ArrayBuffer|null)} -> "session-ready"
+// {callId, info} | "session-error" {callId, ...}; then any number of {type:"session-call", runId, callId, method, args}
+// -> "session-result" {callId, value} | "session-error" {callId, error, label, exerciseId}. `label` names the
+// step that failed ("your adamw_step (step 28)") and `exerciseId` is its id, or both are null. "stuck" {where}
+// works as in a run. In session mode the steps' code cannot post to the page (js.postMessage): the worker's
+// postMessage is withheld, and a step that tries fails its call naming it. Binary answers (weights_bytes) are
+// refused past MAX_SESSION_BYTES, naming the vocabulary's size.
 
+import { MAX_SESSION_BYTES } from "./message-budget.js";
 import { relay, RELAY_NAME } from "./worker-relay.js";
 
 const GRADER_DIR = "/home/pyodide/grader-core";
@@ -66,10 +70,10 @@ def where_stopped(frame):
     filename = frame.f_code.co_filename
     earlier = earlier_files.get(filename)
     if earlier is not None and not earlier.yours:
-        return {"earlier": earlier.label}
+        return {"earlier": earlier.label, "exercise_id": earlier.exercise_id}
     where = {"line": frame.f_lineno, "function": frame.f_code.co_name,
              "code": linecache.getline(filename, frame.f_lineno).strip()}
-    return where if earlier is None else {**where, "earlier": earlier.label}
+    return where if earlier is None else {**where, "earlier": earlier.label, "exercise_id": earlier.exercise_id}
 
 def numbered_from(first, event):
     """The event of a run that starts at test number first, numbered as in the whole list."""
@@ -117,20 +121,31 @@ session = None
 SESSION_METHODS = {"set_text", "init_weights", "load_weights", "weights_bytes", "train", "held_out_loss",
                    "start_generation", "next_text"}
 
-def session_outcome(call):
-    """The result of call(): bytes as they are, anything else as JSON {"value"} or {"error", "label"}."""
+def session_outcome(call, max_bytes):
+    """The result of call(): bytes as they are (at most max_bytes), anything else as JSON {"value"} or
+    {"error", "label", "exercise_id"}."""
     from grader.core.capstone_session import StepFailed
     try:
         value = call()
     except StepFailed as exc:
-        return json.dumps({"error": str(exc), "label": exc.label})
+        return json.dumps({"error": str(exc), "label": exc.label, "exercise_id": exc.exercise_id})
     except ValueError as exc:  # bad input, e.g. a prompt character outside the vocabulary
         return json.dumps({"error": str(exc), "label": None})
     except Exception:  # a failure of the session itself: its traceback says where
         return json.dumps({"error": "The session failed:\\n" + traceback.format_exc(), "label": None})
+    if isinstance(value, bytes) and len(value) > max_bytes:
+        return json.dumps({"error": f"The model's weights take {len(value) / 1e6:.1f} MB, more than the "
+                           f"{max_bytes / 1e6:.0f} MB the page passes between its threads: its vocabulary has "
+                           f"{len(session.vocab):,} characters.", "label": None})
     return value if isinstance(value, bytes) else json.dumps({"value": value})
 
-def session_start(earlier_json, config_json, text, weights, post_stuck):
+def posting_step():
+    """JSON {label, exercise_id} of the step whose code is running (it tried to post a message), or null."""
+    from grader.core.capstone_session import running_step
+    step = running_step()
+    return json.dumps(step and {"label": step.label, "exercise_id": step.exercise_id})
+
+def session_start(earlier_json, config_json, text, weights, post_stuck, max_bytes):
     def start():
         global session
         from grader.core.capstone_session import Session
@@ -140,26 +155,28 @@ def session_start(earlier_json, config_json, text, weights, post_stuck):
         if weights is not None:
             info["weights"] = session.load_weights(weights.to_bytes())
         return info
-    return session_outcome(start)
+    return session_outcome(start, max_bytes)
 
-def session_call(method, args_json, data):
+def session_call(method, args_json, data, max_bytes):
     if method not in SESSION_METHODS:
         return json.dumps({"error": f"the session has no method {method!r}", "label": None})
     args = json.loads(args_json)
     if data is not None:
         args = [data.to_bytes(), *args]
-    return session_outcome(lambda: getattr(session, method)(*args))
+    return session_outcome(lambda: getattr(session, method)(*args), max_bytes)
 `;
 
 let runGrade = null;
 let runTry = null;
 let startSession = null;
 let callSession = null;
+let postingStep = null;
 let rawOutput = "";
 let sendOutput = null; // during "try": posts what was printed since it last did
 const decoder = new TextDecoder();
 // Kept from the start: the learner's code can rebind self.postMessage, but not this.
 const postToPage = self.postMessage.bind(self);
+const parseJson = JSON.parse; // nor this, which reads the session's answers
 
 if (self.name === RELAY_NAME) relay(self.location.href);
 else self.onmessage = serve;
@@ -231,6 +248,7 @@ async function init({ pyodideUrl, graderFilesUrl, bytecodeUrl, stdlibUrl, interr
   runTry = namespace.get("try_calls");
   startSession = namespace.get("session_start");
   callSession = namespace.get("session_call");
+  postingStep = namespace.get("posting_step");
   withholdPersistence();
   withholdEvaluation(pyodide);
   return boot;
@@ -435,14 +453,33 @@ function tryRun({ runId, source, calls, earlier = [] }) {
   postToPage({ type: "tried", runId, output: takeRawOutput().slice(sent), error });
 }
 
-function sessionStart({ runId, earlier, config, text, weights }) {
+function sessionStart({ runId, callId, earlier, config, text, weights }) {
+  withholdPosting();
   const postStuck = (json) => postToPage({ type: "stuck", runId, where: JSON.parse(json) });
   const bytes = weights ? new Uint8Array(weights) : null;
   const answer = sessionAnswer(() => startSession(JSON.stringify(earlier), JSON.stringify(config), text, bytes,
-    postStuck));
+    postStuck, MAX_SESSION_BYTES));
   postToPage(answer.type === "session-result"
-    ? { type: "session-ready", runId, info: answer.value }
-    : { ...answer, runId });
+    ? { type: "session-ready", runId, callId, info: answer.value }
+    : { ...answer, runId, callId });
+}
+
+// The step that posted a message during the call in progress ({label, exerciseId}, both null when no step was
+// running, e.g. while they loaded), or null.
+let posted = null;
+
+// From the session's start, what the steps post cannot reach the page: postMessage is withheld from the worker
+// (postToPage keeps its own binding) and stands in as a function that notes the running step, so that the call
+// fails naming it.
+function withholdPosting() {
+  withhold(self, ["postMessage"]);
+  self.postMessage = () => {
+    if (posted === null) {
+      const { label = null, exercise_id: exerciseId = null } = parseJson(postingStep()) ?? {};
+      posted = { label, exerciseId };
+    }
+    throw new Error("the capstone's steps cannot post messages to the page: they return their results");
+  };
 }
 
 // `args`: JSON values, except that the first may be binary (an ArrayBuffer or a typed array: load_weights' data).
@@ -452,7 +489,8 @@ function sessionCall({ runId, callId, method, args = [] }) {
   const data = !binary ? null
     : ArrayBuffer.isView(first) ? new Uint8Array(first.buffer, first.byteOffset, first.byteLength)
     : new Uint8Array(first);
-  const answer = sessionAnswer(() => callSession(String(method), JSON.stringify(binary ? rest : args), data));
+  const answer = sessionAnswer(() => callSession(String(method), JSON.stringify(binary ? rest : args), data,
+    MAX_SESSION_BYTES));
   postToPage({ ...answer, runId, callId });
 }
 
@@ -460,21 +498,30 @@ function sessionCall({ runId, callId, method, args = [] }) {
 // arrive as a proxy: they go to the page as a Uint8Array). What the session's steps printed is dropped.
 function sessionAnswer(call) {
   rawOutput = "";
+  posted = null;
   let outcome;
   try {
     outcome = call();
   } catch (err) {
-    return { type: "session-error", error: describeFailure(err), label: null };
+    return { type: "session-error", error: describeFailure(err), label: null, exerciseId: null };
   } finally {
     takeRawOutput();
+  }
+  if (posted !== null) {
+    outcome?.destroy?.();
+    const { label, exerciseId } = posted;
+    const who = label ? label[0].toUpperCase() + label.slice(1) : "Code in the steps, while they loaded,";
+    return { type: "session-error", label, exerciseId, error: `${who} posted a message to the page itself `
+      + "(js.postMessage): the capstone's steps may only return their results, so the page refused it." };
   }
   if (typeof outcome !== "string") {
     const bytes = outcome.toJs();
     outcome.destroy();
     return { type: "session-result", value: bytes };
   }
-  const { value, error, label } = JSON.parse(outcome);
-  return error === undefined ? { type: "session-result", value } : { type: "session-error", error, label };
+  const { value, error, label = null, exercise_id: exerciseId = null } = parseJson(outcome);
+  return error === undefined ? { type: "session-result", value }
+    : { type: "session-error", error, label, exerciseId };
 }
 
 function takeRawOutput() {

@@ -214,6 +214,13 @@ GRADING_ATTACKS = {  # name: (submission, what the report's error or a test's me
         "post({'type': 'event', 'runId': RUN, 'event': {'event': 'test', 'index': 0, 'status': 'failed', 'message': '',"
         " 'duration_ms': 1, 'comparison': {'got': {'shape': [4000, 16000], 'step': [1, 1], 'values': [{'length': 16000}]},"
         " 'expected': None}}})"), "invalid event"),
+    # The relay counts what structured cloning carries beyond enumerable keys: an Error's message (30 million
+    # characters) and a BigInt's digits (30 MB), both made in JavaScript, where Python never holds them.
+    "an Error of 30 million characters": (posting(
+        "join = js.Array.prototype.join\n"
+        "js.postMessage(js.Array.of(js.Array.new(30_000_001)).map(join.call.bind(join)).map(js.Error))"), FLOODED),
+    "a BigInt of 30 MB": (posting(
+        "js.postMessage(js.Array.of(-(2 ** 60)).map(js.BigInt.asUintN.bind(None, 240_000_000)))"), FLOODED),
     "a forged report, then the run's end": (posting(
         "post({'type': 'report', 'runId': RUN, 'report': {'passed': True, 'tests': []}})\n"
         "post({'type': 'graded', 'runId': RUN})"), "Grading stopped before your code was loaded"),
