@@ -652,14 +652,18 @@ def format_report(report, title):
     if report["error"]:
         lines.append(_indent(f"Error: {printable(report['error'])}", "  "))
     for test in report["tests"]:
-        lines.append(f"  {marks[test['status']]} {test['name']}  ({test['duration_ms']:.0f} ms)")
+        mark = marks["not graded"] if test.get("exercise_bug") else marks[test["status"]]
+        lines.append(f"  {mark} {test['name']}  ({test['duration_ms']:.0f} ms)")
         message = printable(test["message"])
         if message and not message.startswith("Not run"):
             lines.append(_indent(message, "      "))
         elif message:
             lines[-1] += f" - {message}"
     passed = sum(t["status"] == "passed" for t in report["tests"])
-    lines.append(f"{passed}/{len(report['tests'])} tests passed" + (" - all good!" if report["passed"] else ""))
+    not_graded = sum(bool(t.get("exercise_bug")) for t in report["tests"])
+    lines.append(f"{passed}/{len(report['tests']) - not_graded} tests passed"
+                 + (f" ({not_graded} not graded: the exercise has a bug)" if not_graded else "")
+                 + (" - all good!" if report["passed"] else ""))
     if report["stdout"]:
         lines.append("Your code printed:")
         lines.append(_indent(printable(report["stdout"].rstrip("\n")), "  | "))
@@ -667,12 +671,12 @@ def format_report(report, title):
 
 
 def _marks():
-    fancy = {"passed": "✓", "failed": "✗", "error": "!", "timeout": "⏱"}
+    fancy = {"passed": "✓", "failed": "✗", "error": "!", "timeout": "⏱", "not graded": "–"}
     try:
         "".join(fancy.values()).encode(sys.stdout.encoding or "ascii")
         return fancy
     except (UnicodeEncodeError, LookupError):
-        return {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
+        return {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT", "not graded": "NOT GRADED"}
 
 
 def _indent(text, prefix):

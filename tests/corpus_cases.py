@@ -4,6 +4,7 @@ Each file starts with header comments:
     # expect: passed                 the report passes
     # expect: failed, error          it does not pass; every non-passing status is one of these
     # message: regex                 (optional) found, case-insensitively, in the error or a test message
+                                     (re.search: ^ anchors at the start of a message)
     # where: offline                 (optional) only the offline grader guarantees the verdict: tampering
                                      that the browser, where learner code shares the tests' interpreter,
                                      does not resist (browser verdicts are practice feedback)
@@ -55,6 +56,10 @@ def problems(case, report):
         return found
     if report["passed"]:
         found.append("expected a non-passing verdict, got passed")
+    # The corpus's exercises are sound: nothing a submission does may mark a test as the exercise's bug.
+    buggy = [t["name"] for t in report["tests"] if t.get("exercise_bug")]
+    if buggy:
+        found.append(f"tests marked as the exercise's bug: {buggy}")
     failing = statuses - {"passed"}
     if not failing or not failing <= case.expect:
         found.append(f"expected non-passing statuses within {sorted(case.expect)}, got {sorted(statuses)}")

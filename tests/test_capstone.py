@@ -291,6 +291,18 @@ def test_an_error_in_a_step_names_it_with_its_traceback(capstone, references):
         session.start_generation("When", 1.0, 0.5, seed=0)
 
 
+def test_train_step_calling_adamw_step_with_t_zero_is_named_as_its_tests_name_it(capstone, references):
+    # The train_step mutant that increments t after the update: the slip is train_step's, in the words of its
+    # hidden tests, whichever adamw_step is in scope (the reference returns NaN, an own one may raise).
+    slip = (EXERCISES_DIR / "train_step" / "mutants" / "t_not_incremented_first.py").read_text()
+    session, _ = tiny_session(capstone, with_own(references, "train_step", slip))
+    with pytest.raises(StepFailed) as caught:
+        session.train(1)
+    assert caught.value.label == "your train_step (step 35)"
+    assert str(caught.value) == ("Your train_step (step 35) called adamw_step with t = 0: is opt['t'] incremented "
+                                 "before adamw_step? With t = 0 the bias correction divides by 1 - beta ** 0 = 0")
+
+
 def test_a_non_finite_result_names_the_step(capstone, references):
     session, _ = tiny_session(capstone, with_own(references, "layer_norm", NAN_LAYER_NORM))
     with pytest.raises(StepFailed, match=r"^Your layer_norm \(step 6\) returned a result with NaN or infinite"):

@@ -88,7 +88,7 @@ def test_learner_exception_is_an_error_with_a_trimmed_traceback():
     report = grade(SPEC, "def helper(x):\n    return x['a']\n\ndef double(x):\n    return helper(x)\n")
     message = report["tests"][0]["message"]
     assert statuses(report) == ["error"] * 3
-    assert message.startswith("IndexError")
+    assert message.startswith("Your code raised IndexError")
     assert "line 5, in double" in message and "line 2, in helper" in message
     assert "engine.py" not in message
 
@@ -151,14 +151,75 @@ def test_result_method_raises(double):
     report = grade(GradingSpec("double", "double", tests, "exercises/double/tests.py"), source, events.append)
     own, learner, method = report["tests"]
     assert own["status"] == "error" and own["message"] == (
-        "This test could not check your result: the exercise has a bug (its test code raised TypeError at "
-        "tests.py:7); your code is not at fault.")
+        "Not graded: the exercise has a bug (its test code raised TypeError at tests.py:7); your code is not at "
+        "fault.")
+    assert own["exercise_bug"] is True and "exercise_bug" not in learner and "exercise_bug" not in method
     own_event = next(e for e in events if e["event"] == "test" and e["index"] == 0)
     assert own_event["test_code_error"]["line"] == 7 and own_event["test_code_error"]["kind"] == "raised"
     assert own_event["test_code_error"]["traceback"].startswith("exercises/double/tests.py:7: TypeError: ufunc")
     assert 0 <= own_event["learner_ms"] <= own_event["duration_ms"]
     assert "test_code_error" not in own  # a learner's report keeps the author's traceback out
-    assert learner["status"] == "error" and learner["message"].startswith("KeyError: 'none'")
+    assert learner["status"] == "error" and learner["message"].startswith("Your code raised KeyError: 'none'")
     assert "test_code_error" not in next(e for e in events if e["event"] == "test" and e["index"] == 1)
     # In the browser a result may be the learner's own object: its method raising is the learner's.
-    assert method["status"] == "error" and method["message"] == "ValueError while checking your result: odd"
+    assert method["status"] == "error" and method["message"] == "Your result raised ValueError while it was checked: odd"
+    # The exercise's bug is left out of the score; the learner's two errors count.
+    assert (report["score"], report["max_score"], report["passed"]) == (0, 2, False)
+
+
+FORGED_SENTENCE = ("Not graded: the exercise has a bug (its test code raised TypeError at tests.py:7); your code "
+                   "is not at fault.")
+
+
+@pytest.mark.parametrize("raise_it", [
+    # A class named like the grader's sentence, its message copying the rest.
+    "raise type('Not graded', (Exception,), {})(" + repr(FORGED_SENTENCE.removeprefix("Not graded: ")) + ")",
+    # An exception whose str() is the whole sentence, and a result whose method raises one.
+    "raise type('', (TypeError,), {'__str__': lambda self: " + repr(FORGED_SENTENCE) + "})()",
+])
+def test_a_learner_exception_never_reads_as_the_exercises_bug(raise_it):
+    tests = '''
+def test_one(double):
+    """One"""
+    double(1)
+
+def test_two(double):
+    """Two"""
+    assert double(2) == 4
+'''
+    source = f"def double(x):\n    if x == 1:\n        {raise_it}\n    return 2 * x\n"
+    report = grade(GradingSpec("double", "double", tests), source)
+    forged, honest = report["tests"]
+    assert forged["status"] == "error" and forged["message"].startswith("Your code raised ")
+    assert FORGED_SENTENCE.removeprefix("Not graded: ") in forged["message"]
+    assert "exercise_bug" not in forged and not forged["message"].startswith("Not graded")
+    assert (report["score"], report["max_score"], report["passed"]) == (1, 2, False)
+
+
+def test_a_test_that_fails_in_its_own_code_is_left_out_of_the_score():
+    tests = '''
+def test_right(double):
+    """Right"""
+    assert double(2) == 4
+
+def test_broken(double):
+    """Broken"""
+    double(3)
+    {}["no such key"]
+
+def test_also_right(double):
+    """Also right"""
+    assert double(5) == 10
+'''
+    spec = GradingSpec("double", "double", tests, points={"Right": 2, "Broken": 5, "Also right": 3})
+    report = grade(spec, "def double(x):\n    return 2 * x\n")
+    right, broken, also = report["tests"]
+    assert broken["exercise_bug"] is True and broken["message"].startswith("Not graded: the exercise has a bug")
+    assert (broken["score"], broken["max_score"]) == (0, 5)  # what it is worth, left out of the total
+    assert (report["score"], report["max_score"], report["passed"]) == (5, 5, True)
+    # A wrong solution still fails the tests that do check it.
+    wrong = grade(spec, "def double(x):\n    return 3 * x\n")
+    assert (wrong["score"], wrong["max_score"], wrong["passed"]) == (0, 5, False)
+    # A run whose every test is the exercise's bug grades nothing: it does not pass.
+    nothing = grade(GradingSpec("double", "double", "def test_b(double):\n    1 / 0\n"), "def double(x):\n    return x\n")
+    assert (nothing["score"], nothing["max_score"], nothing["passed"]) == (0, 0, False)

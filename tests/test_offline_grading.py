@@ -115,7 +115,7 @@ def test_an_uncaught_learner_exception_is_an_error_with_its_traceback(sandbox):
     report = grade(sandbox, "lookup", EXCEPTION_TESTS, source)
     assert statuses(report) == ["error", "error"]  # the test's `except IndexError` does not catch it
     message = report["tests"][1]["message"]
-    assert message.startswith("NameError") and "line 3, in lookup" in message
+    assert message.startswith("Your code raised NameError") and "line 3, in lookup" in message
 
 
 PRINT_TESTS = '''

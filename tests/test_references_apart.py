@@ -148,8 +148,8 @@ def attention(q, k, v):
     _, report = check("attention", source, tmp_path)
     message = report["tests"][0]["message"]
     assert message.splitlines() == [
-        "TypeError: the reference softmax (step 5) runs apart from your code and takes data only (numbers, "
-        "strings, lists, tuples, dicts, numpy arrays): its argument 1 is a function",
+        "Your code raised TypeError: the reference softmax (step 5) runs apart from your code and takes data only "
+        "(numbers, strings, lists, tuples, dicts, numpy arrays): its argument 1 is a function",
         "(raised in the reference softmax (step 5), which this step uses)",
         "Traceback (your code, most recent call last):",
         "  line 10, in attention: return softmax(lambda: 0)",

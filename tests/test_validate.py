@@ -272,9 +272,10 @@ def test_check_does_not_blame_the_learner_for_the_tests_own_error(broken_diagnos
     process = run_cli("check", str(folder), str(folder / "mutants" / "wrong_on_pairs.py"), "--json")
     test = json.loads(process.stdout)["tests"][2]
     assert test["status"] == "error"
-    assert test["message"] == ("This test could not check your result: the exercise has a bug (its test code raised "
-                               "TypeError at tests.py:60); your code is not at fault.")
-    assert set(test) == {"name", "status", "message", "duration_ms", "stdout", "score", "max_score"}
+    assert test["message"] == ("Not graded: the exercise has a bug (its test code raised TypeError at tests.py:60); "
+                               "your code is not at fault.")
+    assert set(test) == {"name", "status", "message", "duration_ms", "stdout", "score", "max_score", "exercise_bug"}
+    assert test["exercise_bug"] is True and test["score"] == 0
 
 
 def test_test_code_that_runs_too_long_is_stopped_and_named(folder):
@@ -304,11 +305,14 @@ def test_after(softmax_rows):
     report = json.loads(run_cli("check", str(folder), str(folder / "solution.py"), "--json").stdout)
     stopped, after = report["tests"][2:]
     assert stopped["status"] == after["status"] == "error"
-    assert stopped["message"] == ("This test could not finish: the exercise's own test code (not yours) ran for more "
-                                  "than 2 s, its time for all the tests (stopped at tests.py:61). The exercise has a "
-                                  "bug; your code is not at fault.")
-    assert after["message"] == ("Not run: the exercise's own test code (not yours) ran for more than 2 s, its time "
-                                "for all the tests")
+    assert stopped["message"] == ("Not graded: the exercise has a bug: this test could not finish: the exercise's own "
+                                  "test code (not yours) ran for more than 2 s, its time for all the tests (stopped "
+                                  "at tests.py:61). Your code is not at fault.")
+    assert after["message"] == ("Not graded: the exercise has a bug: not run, the exercise's own test code (not "
+                                "yours) ran for more than 2 s, its time for all the tests.")
+    # Neither counts: the reference passes the tests that could check it.
+    assert stopped["exercise_bug"] is after["exercise_bug"] is True
+    assert report["passed"] is True and report["max_score"] == report["score"] == 2
 
 
 @pytest.mark.parametrize("old, new, message", [

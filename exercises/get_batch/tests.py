@@ -139,7 +139,8 @@ def test_worked_example(get_batch):
 
 def test_targets_are_next_tokens(get_batch):
     """Every row of y is the row of x moved one token on: y[b, t] = x[b, t + 1], then the next token of data"""
-    data = np.random.default_rng(32).permutation(200) + 1000    # distinct ids: a window fixes its start
+    # Distinct ids (a window fixes its start), int64 on every platform (the page's default int is 32-bit).
+    data = (np.random.default_rng(32).permutation(200) + 1000).astype(np.int64)
     T, B = 12, 6
     for seed in range(3):
         x, y, what = _batch(get_batch, data, T, B, seed)

@@ -19,6 +19,9 @@ from grader.core.testkit import as_dict, as_float, as_int, items
 LN_EPS = 1e-5
 BETA1, BETA2, ADAM_EPS = 0.9, 0.999, 1e-8
 BLOCK_KEYS = ("W_q", "W_k", "W_v", "W_o", "ln1_g", "ln1_b", "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
+# A step run with t = 0: the reference adamw_step returns NaN, one dividing Python floats raises ZeroDivisionError.
+T_ZERO_HINT = (": is opt['t'] incremented before adamw_step? With t = 0 the bias correction divides by "
+               "1 - beta ** 0 = 0")
 
 
 # ---- the tests' own GPT: forward and backward for one sequence -----------------------------------
@@ -225,8 +228,13 @@ def _step_result(train_step, case, opt):
     what = (f"train_step(p, {'None' if opt is None else 'opt'}, x, y, n_heads={case['n_heads']}, lr={case['lr']}, "
             f"weight_decay={case['weight_decay']}, max_norm={case['max_norm']}) for {case['about']}")
     precision = precision_of(p, opt)
-    result = train_step(p, opt, x, y, case["n_heads"], case["lr"], weight_decay=case["weight_decay"],
-                        max_norm=case["max_norm"])
+    try:
+        result = train_step(p, opt, x, y, case["n_heads"], case["lr"], weight_decay=case["weight_decay"],
+                            max_norm=case["max_norm"])
+    except ZeroDivisionError as exc:
+        # An adamw_step of the learner's own (the page puts it in scope once passed) may divide Python floats and
+        # raise where the reference returns NaN (see _check): the same slip, the same words.
+        fail(f"{what} raised ZeroDivisionError ({exc}){T_ZERO_HINT}")
     new_p, new_opt, loss = items(result, f"the result of {what}", names=("p", "opt", "loss"))
     new, m, v = {}, {}, {}
     opt_items = as_dict(new_opt, ("t", "m", "v"), f"the opt returned by {what}",
@@ -292,8 +300,7 @@ def _check(train_step, case, opt=None):
         name = f"the update of {_name(path)}{where} (new minus old)" if root == "update" else _name(path, root) + where
         hint = _diagnose(got, case, opt)
         if not math.isfinite(g) and not hint:
-            hint = (" (not a number: is opt['t'] incremented before adamw_step? With t = 0 the bias correction "
-                    "divides by 1 - beta ** 0 = 0)")
+            hint = f" (not a number){T_ZERO_HINT}"
         size = np.size(_at(case["p"], path))
         fail(f"{what}: {name} should be {w:.8g}, got {g:.8g} ({count} of {size} entries differ){hint}")
     new, t, m, v, _ = got

@@ -31,7 +31,6 @@ so a mutant that loops ends as a timeout instead of hanging the validation.
 """
 
 import dataclasses
-import json
 import os
 import time
 from pathlib import Path
@@ -51,7 +50,7 @@ from grader.authoring.witness import find_difference
 from markup.markdown import MarkdownError, prerender, render_markdown
 from toolchain.node import NodeError, ensure_node_modules, node_command
 from grader.pyodide.dist import DistError, ensure_dist
-from grader.pyodide.run import PyodideError, grader_core_files, run_in_pyodide
+from grader.pyodide.run import PyodideError, grade_in_pyodide as pyodide_reports
 
 BUDGET_FRACTION = 0.25  # of time_limit: leaves room for a slower browser and a slower learner solution
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -400,20 +399,9 @@ def pyodide_dist():
 def grade_in_pyodide(exercise, sources, dist, earlier=()):
     """{label: _Run} for each source, all graded in one Node process running Pyodide, the `earlier`
     steps (EarlierStep) in scope."""
-    request = json.dumps({"spec": dataclasses.asdict(exercise.grading_spec()), "sources": sources,
-                          "earlier": [step.to_dict() for step in earlier]})
-    code = (
-        "import json\n"
-        "from grader.core.engine import EarlierStep, GradingSpec, grade\n"
-        f"request = json.loads({request!r})\n"
-        "spec = GradingSpec(**request['spec'])\n"
-        "earlier = [EarlierStep.from_dict(fields) for fields in request['earlier']]\n"
-        "reports = {label: grade(spec, source, earlier=earlier, authoring=True)\n"
-        "           for label, source in request['sources'].items()}\n"
-        "json.dumps(reports)\n"
-    )
     timeout = NODE_STARTUP_SECONDS + exercise.time_limit * len(sources)
-    reports = json.loads(run_in_pyodide(dist, grader_core_files(), code, timeout))
+    [reports] = pyodide_reports(dist, [{"spec": exercise.grading_spec(), "sources": sources, "earlier": earlier,
+                                        "authoring": True}], timeout)
     return {label: _Run.of(report) for label, report in reports.items()}
 
 

@@ -18,10 +18,15 @@ functions are put in the learner's namespace before the learner's code runs
 Either way a test sees a plain callable named like the entry function, an
 exception raised by the learner's code reaches the test as an exception of
 the same built-in type (so `except IndexError:` works), and an exception that
-the test lets through is the learner's error, not a failed check.  Any other
-exception a test raises comes from its own code: the exercise is broken, so
-the test is an error that says so (never the learner's fault), and its event
-carries `test_code_error` (the tests.py line and traceback) for the author.
+the test lets through is the learner's error, not a failed check: its message
+introduces the learner's text with "Your code raised" or "Your result raised"
+(after what the test said about the call, if anything), words of the engine's
+own, so that no text the learner's code chooses reads as the grader's.
+Any other exception a test raises comes from its own code: the exercise is
+broken, so the test is an error that says so ("Not graded: the exercise has a
+bug ..."), and its event carries `test_code_error` (the tests.py line and
+traceback), which only the engine sets, from where the exception came from: the
+report marks the test `exercise_bug` and leaves it out of the score.
 Each test's event also says how long the learner's calls took (`learner_ms`),
 the rest of its time being the test's own code.
 """
@@ -107,9 +112,10 @@ class LearnerRaised:
     """Mixed into the exception a test receives when the learner's code raised one.
 
     `description` is the learner-facing text: the exception and the traceback
-    trimmed to the learner's own lines.
+    trimmed to the learner's own lines. `context`: what the test says about the call, shown before it.
     """
     description = ""
+    context = ""
 
 
 class TestCodeStopped(BaseException):
@@ -225,7 +231,7 @@ def run_tests(spec, learner, emit=None, tests=None, test_timer=None, authoring=F
             if exhausted is not None:
                 status, message = "timeout", f"Not run: {exhausted}"
             elif timer_used_up is not None:
-                status, message = "error", f"Not run: {timer_used_up}"
+                status, message = "error", f"Not graded: the exercise has a bug: not run, {timer_used_up}."
                 test_code_error = {"line": None, "kind": "not run", "traceback": f"not run: {timer_used_up}"}
             else:
                 try:
@@ -290,15 +296,17 @@ def _verdict(exc, tests_filename):
     if isinstance(exc, LearnerStopped):
         return exc.status, exc.message, None
     if isinstance(exc, LearnerRaised):
-        return "error", exc.description, None
+        # The description may come from the learner's process: the words that introduce it are the engine's.
+        context = f"{exc.context}\n" if exc.context else ""
+        return "error", f"{context}Your code raised {exc.description}", None
+    frames = _frames(exc)
+    if isinstance(exc, KeyboardInterrupt) or any(_is_learners(frame.filename) for frame in frames):
+        # Raised by the learner's code outside a call (a method of the result it returned), or a stop.
+        return "error", f"Your result raised {type_name(exc)} while it was checked: {one_line(exc)}", None
     if isinstance(exc, Failed):
         return "failed", str(exc), None
     if isinstance(exc, AssertionError):
         return "failed", str(exc) or _failed_assert_line(exc.__traceback__), None
-    frames = _frames(exc)
-    if isinstance(exc, KeyboardInterrupt) or any(_is_learners(frame.filename) for frame in frames):
-        # Raised by the learner's code outside a call (a method of the result it returned), or a stop.
-        return "error", f"{type(exc).__name__} while checking your result: {one_line(exc)}", None
     ours = [frame for frame in frames if frame.filename == tests_filename]
     line = ours[-1].lineno if ours else None
     where = f"{tests_filename}:{line}" if line else tests_filename
@@ -310,11 +318,11 @@ def _verdict(exc, tests_filename):
     error = {"line": line, "kind": "stopped" if isinstance(exc, TestCodeStopped) else "raised",
              "traceback": f"{where}: {what}\nTraceback (most recent call last):\n{trace}".rstrip()}
     if isinstance(exc, TestCodeStopped):
-        message = (f"This test could not finish: {one_line(exc)} (stopped at {_basename(where)}). "
-                   "The exercise has a bug; your code is not at fault.")
+        message = (f"Not graded: the exercise has a bug: this test could not finish: {one_line(exc)} (stopped at "
+                   f"{_basename(where)}). Your code is not at fault.")
     else:
-        message = (f"This test could not check your result: the exercise has a bug (its test code raised "
-                   f"{type(exc).__name__} at {_basename(where)}); your code is not at fault.")
+        message = (f"Not graded: the exercise has a bug (its test code raised {type(exc).__name__} at "
+                   f"{_basename(where)}); your code is not at fault.")
     return "error", message, error
 
 
@@ -525,9 +533,9 @@ def learner_exception(base_names, message, description):
 def describe_exception(exc):
     """A learner-facing message: what happened, and the traceback trimmed to the learner's code."""
     if isinstance(exc, SystemExit):
-        headline = f"Your code called exit ({one_line(exc) or 'SystemExit'}); return the result instead of exiting."
+        headline = f"SystemExit ({one_line(exc) or 'no status'}): exit was called; return the result instead of exiting."
     elif isinstance(exc, KeyboardInterrupt):
-        headline = "Your code raised KeyboardInterrupt."
+        headline = "KeyboardInterrupt."
     elif isinstance(exc, MemoryError):
         headline = f"MemoryError: your code ran out of memory. {one_line(exc)}".rstrip()
     else:

@@ -111,8 +111,8 @@ def compare_on_random_inputs(function, expected, space, *, dims=None, count=30, 
     the learner's result is wrong; `precision` is `precision_of` the input.  The default
     check compares float arrays with expect_close at that precision's tolerance.  On the
     first failing input, fails with the smallest failing input found; if the learner's code
-    raised on it, re-raises that exception (the test is then an error) with the input added
-    to its description.
+    raised on it, re-raises that exception (the test is then an error) with the input as its
+    `context` (shown before the engine's "Your code raised ...").
     """
     search = _Search(function, expected, space, dims or {}, seed, check or _close)
     for case in range(count):
@@ -213,7 +213,7 @@ class _Search:
         header = f"{self.what} {verdict} on this input, the smallest failing one found ({origin}):\n{call}"
         if outcome[0] == "raised":
             exc = outcome[1]
-            exc.description = f"{header}\n{exc.description}"
+            exc.context = header
             raise exc
         _, message, result = outcome
         expected = _numbers_as_array(self.expected(**copy.deepcopy(inputs)))

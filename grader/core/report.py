@@ -25,11 +25,17 @@ Report schema (also what `python -m grader check --json` prints):
      "tests": [{"name", "status", "message", "duration_ms", "stdout", "score", "max_score",
                 "comparison"}], "stdout": str,
      "score": number, "max_score": number}
-A test has `comparison` only when its event had one.  An authoring report (`ReportBuilder(...,
-authoring=True)`, what `validate` reads) also gives each test `learner_ms` and, when its event had one,
-`test_code_error`; a learner's report leaves them out (the page's twin, report.js, ignores them).
+A test has `comparison` only when its event had one, and `"exercise_bug": true` only when its event had a
+`test_code_error`: the engine found that the test's own code failed (raised, ran out of time, or was not run
+because an earlier test's code used up the tests' time), which the learner's code cannot make it say (see
+engine.py).  Such a test is not graded: it earns nothing and is left out of `max_score`; it never counts
+against the learner.  An authoring report (`ReportBuilder(..., authoring=True)`, what `validate` reads) also
+gives each test `learner_ms` and, when its event had one, `test_code_error`; a learner's report leaves them
+out (the page's twin, report.js, ignores `learner_ms`).
 A test is worth its points (`points`, by test name; 1 when not named): `score` is what a passed test
-earns, 0 otherwise; the report's `score` and `max_score` add them up in test order.
+earns, 0 otherwise; `max_score` is its worth.  The report's `score` adds up the tests' scores and its
+`max_score` the worth of the graded tests (those without `exercise_bug`), in test order.  `passed`: no error,
+every graded test passed, and at least one did (a run whose every test is the exercise's bug grades nothing).
 `stdout` of a test is what the learner's code printed while that test ran; the
 report's `stdout` is everything it printed, loading included.
 """
@@ -97,8 +103,13 @@ class ReportBuilder:
             result = _result(self.test_names[index], status, _text(event, "message"), duration)
             if "comparison" in event:
                 result["comparison"] = _comparison(event["comparison"])
+            code_error = _test_code_error(event)
+            if code_error is not None:
+                if status != "error":
+                    raise InvalidEvent("a test whose own code failed is an error")
+                result["exercise_bug"] = True
             if self.authoring:
-                result.update(_authoring_fields(event, duration))
+                result.update(_authoring_fields(event, duration, code_error))
             self.results[index] = result
             self.running = None
         elif kind == "aborted":
@@ -113,8 +124,10 @@ class ReportBuilder:
             raise InvalidEvent(f"test index {index!r} out of range"[:200])
         return index
 
-    def finish(self, interruption=None):
-        """The report.  `interruption` is (status, message) when the run did not reach its end."""
+    def finish(self, interruption=None, exercise_bug=False):
+        """The report.  `interruption` is (status, message) when the run did not reach its end; `exercise_bug`
+        when what ended it is the exercise's (the page stopped the tests' own code): the test that was
+        running and those not run are then not graded."""
         error = self.error
         if not self.loaded:
             status, message = interruption or ("error", "Grading stopped before your code was loaded.")
@@ -137,14 +150,21 @@ class ReportBuilder:
                 test = _result(name, interruption[0], interruption[1])
             else:
                 test = _result(name, *not_run)
+            if exercise_bug and self.loaded and self.error is None and index not in self.results:
+                test["exercise_bug"] = True
             output = self._test_stdout.get(index)
             worth = self.points[index]
             tests.append({**test, "stdout": output.text() if output else "",
                           "score": worth if test["status"] == "passed" else 0, "max_score": worth})
-        passed = error is None and all(t["status"] == "passed" for t in tests)
-        return {"exercise": self.exercise_id, "passed": passed, "error": error,
-                "tests": tests, "stdout": self._stdout.text(),
-                "score": _total(t["score"] for t in tests), "max_score": _total(self.points)}
+        return {"exercise": self.exercise_id, "passed": passes(error, tests), "error": error,
+                "tests": tests, "stdout": self._stdout.text(), "score": _total(t["score"] for t in tests),
+                "max_score": _total(t["max_score"] for t in tests if not t.get("exercise_bug"))}
+
+
+def passes(error, tests):
+    """Whether a report with `error` and `tests` passes: no error, every graded test passed, and one at least."""
+    graded = [test["status"] for test in tests if not test.get("exercise_bug")]
+    return error is None and bool(graded) and all(status == "passed" for status in graded)
 
 
 class _Output:
@@ -196,20 +216,26 @@ def _check_array(array):
             raise InvalidEvent("a compared array's values do not match its shape")
 
 
-def _authoring_fields(event, duration):
-    """`learner_ms` (0 when the event has none) and `test_code_error` when there is one, checked."""
+def _test_code_error(event):
+    """The event's `test_code_error`, checked, or None."""
+    error = event.get("test_code_error")
+    if error is None:
+        return None
+    line = error.get("line") if type(error) is dict else None
+    if (type(error) is not dict or set(error) != {"line", "kind", "traceback"}
+            or not (line is None or type(line) is int) or error["kind"] not in ("raised", "stopped", "not run")):
+        raise InvalidEvent("test_code_error must be an object with line, kind and traceback")
+    return {"line": line, "kind": error["kind"], "traceback": _text(error, "traceback", MESSAGE_LIMIT)}
+
+
+def _authoring_fields(event, duration, code_error):
+    """`learner_ms` (0 when the event has none), checked, and `test_code_error` when there is one."""
     learner = event.get("learner_ms", 0.0)
     if type(learner) not in (int, float) or not 0 <= learner <= duration:
         raise InvalidEvent(f"invalid learner_ms {learner!r}"[:200])
     fields = {"learner_ms": round(float(learner), 3)}
-    error = event.get("test_code_error")
-    if error is not None:
-        line = error.get("line") if type(error) is dict else None
-        if (type(error) is not dict or set(error) != {"line", "kind", "traceback"}
-                or not (line is None or type(line) is int) or error["kind"] not in ("raised", "stopped", "not run")):
-            raise InvalidEvent("test_code_error must be an object with line, kind and traceback")
-        fields["test_code_error"] = {"line": line, "kind": error["kind"],
-                                     "traceback": _text(error, "traceback", MESSAGE_LIMIT)}
+    if code_error is not None:
+        fields["test_code_error"] = code_error
     return fields
 
 

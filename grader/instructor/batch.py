@@ -20,7 +20,8 @@ The results file is JSON Lines (one report per line, plus "submission",
 "late_marker" (who handed it in and when, grader/instructor/classfolder/handin.py; a reused record gets
 them as they are now), and "missing" for a file not graded; a failed test's
 "comparison" arrays are left out) or, for one exercise,
-CSV (one row per submission, a status column per hidden test) when its name
+CSV (one row per submission, a status column per hidden test, "not graded"
+where the test failed through the exercise's fault) when its name
 ends in .csv.  It
 is locked while a batch writes it.  Only the main thread writes it, a whole
 record at a time, flushed and synced, so an interruption loses nothing already
@@ -64,6 +65,7 @@ from grader.track import reference_steps
 
 CSV_FIRST_COLUMNS = ("submission", "passed", "score", "max_score", "error")  # then a column per hidden test
 CSV_LAST_COLUMNS = ("exercise", "submission_sha256", "tests_sha256", "graded_at", "grader_version")
+CSV_NOT_GRADED = "not graded"  # a test's cell when the exercise is at fault (its record's "exercise_bug")
 MAX_RESULTS_BYTES = 1 << 30  # a results file read for reports: far above a class's (about 10 kB per record)
 NOT_GRADED_SHOWN = 20  # entries listed when a folder holds no student
 OPEN_FLAGS = os.O_NONBLOCK | os.O_CLOEXEC  # O_NONBLOCK: a FIFO or device given as --out must not block
@@ -265,7 +267,8 @@ class ResultsFile:
                 **dict(zip(CSV_FIRST_COLUMNS, first)), **dict(zip(CSV_LAST_COLUMNS, last)),
                 "passed": {"true": True, "false": False}.get(first[1], first[1]), "error": first[4] or None,
                 "score": _number(first[2]), "max_score": _number(first[3]), "submission_sha256": last[1] or None,
-                "tests": [{"name": n, "status": s} for n, s in zip(tests, statuses) if s],
+                "tests": [{"name": n, "status": "error", "exercise_bug": True} if s == CSV_NOT_GRADED
+                          else {"name": n, "status": s} for n, s in zip(tests, statuses) if s],
                 **({} if last[1] else {"missing": first[4]})})  # a file not graded: its error says why
         return header
 
@@ -302,7 +305,7 @@ class ResultsFile:
         if (record is not None and record["submission_sha256"] == submission_sha256
                 and record.get("missing") == missing and record["tests_sha256"] == graded.tests_sha256
                 and [t["name"] for t in record["tests"]] == graded.test_names
-                and record["max_score"] == graded.max_score
+                and record["max_score"] == graded.max_score_of(record["tests"])
                 and (self.csv or [t.get("max_score") for t in record["tests"]] == graded.points)):
             return record
         return None
@@ -323,7 +326,7 @@ class ResultsFile:
 
     def _line(self, record):
         if self.csv:
-            statuses = {t["name"]: t["status"] for t in record["tests"]}
+            statuses = {t["name"]: CSV_NOT_GRADED if t.get("exercise_bug") else t["status"] for t in record["tests"]}
             return self._csv_line([record["submission"], str(record["passed"]).lower(), f"{record['score']:g}",
                                    f"{record['max_score']:g}", record["error"] or ""]
                                   + [statuses.get(name, "") for name in self.test_names]
@@ -467,6 +470,10 @@ class Graded:
     @property
     def max_score(self):
         return sum(self.points)
+
+    def max_score_of(self, tests):
+        """The max_score of a record with these tests: the worth of those graded (not the exercise's bug)."""
+        return sum(worth for worth, test in zip(self.points, tests) if not test.get("exercise_bug"))
 
 
 def run_batch(assignment, folder, out, limits_for, executor, force, progress, entry_file=None, by_student=False,
@@ -731,11 +738,17 @@ def _pass_rates(records, test_names):
         passed = sum(r["passed"] for r in gradable)
         lines = [f"{passed}/{total} submissions passed every test ({100 * passed / total:.1f}%).", "",
                  "Pass rate per hidden test:"]
+        buggy = {}  # test name -> submissions it could not grade: its own code failed
         for name in test_names:
             count = sum(any(t["name"] == name and t["status"] == "passed" for t in r["tests"]) for r in gradable)
+            buggy[name] = sum(any(t["name"] == name and t.get("exercise_bug") for t in r["tests"]) for r in gradable)
             rate = count / total
             bar = "#" * round(rate * 20)
-            lines.append(f"  {100 * rate:5.1f}%  {bar:<20}  {name}  ({count}/{total})")
+            not_graded = f", not graded on {buggy[name]}" if buggy[name] else ""
+            lines.append(f"  {100 * rate:5.1f}%  {bar:<20}  {name}  ({count}/{total}{not_graded})")
+        lines += [f"\nThe exercise has a bug: test {name!r} failed in its own code on {count} submission(s), not "
+                  "graded there (left out of their score, not counted against them); fix tests.py and grade again."
+                  for name, count in buggy.items() if count]
     if nothing:
         lines.append(f"\nNothing handed in, 0 points ({len(nothing)}): {', '.join(nothing)}")
     if refused:

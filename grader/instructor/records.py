@@ -4,7 +4,9 @@ A batch writes one record per learner and exercise (grader/instructor/batch.py);
 resuming, `grader report` and `grader gradescope` read them back.  A file may
 have been edited or damaged since, so each record read is checked in full:
 every field there and of its type, numbers finite and in range (0 <= score <=
-max_score, scores adding up, `passed` agreeing with the tests; the student's
+max_score, scores adding up, `passed` agreeing with the tests, a test marked
+`exercise_bug` an error that earns nothing and is left out of max_score, as
+grader/core/report.py makes it; the student's
 id, name, email and login, the submission time with its offset), texts valid
 Unicode and of bounded size, no unknown field.  `record_problem` says which
 field is wrong, so a bad file is refused with one line naming it, before
@@ -37,7 +39,7 @@ import json
 import math
 import re
 
-from grader.core.report import MESSAGE_LIMIT, STATUSES, STDOUT_LIMIT, TRUNCATED
+from grader.core.report import MESSAGE_LIMIT, STATUSES, STDOUT_LIMIT, TRUNCATED, passes
 
 SHA256 = re.compile(r"[0-9a-f]{64}")
 EXERCISE_ID = re.compile(r"[a-z][a-z0-9_]*")  # as grader/exercise.py requires
@@ -140,11 +142,12 @@ def _check_record(record, complete):
         if test["name"] in names:
             raise _Problem(f"tests[{index}].name", "the same as an earlier test's")
         names.add(test["name"])
-    if record["passed"] != (record["error"] is None and all(t["status"] == "passed" for t in tests)):
+    if record["passed"] != passes(record["error"], tests):
         raise _Problem("passed", "disagrees with the error and the tests' statuses")
     if complete:
-        if not math.isclose(max_score, sum(t["max_score"] for t in tests), rel_tol=1e-9, abs_tol=1e-9):
-            raise _Problem("max_score", "is not the sum of the tests' max_score")
+        graded = sum(t["max_score"] for t in tests if not t.get("exercise_bug"))
+        if not math.isclose(max_score, graded, rel_tol=1e-9, abs_tol=1e-9):
+            raise _Problem("max_score", "is not the sum of the max_score of the tests graded (not exercise_bug)")
         if not math.isclose(score, sum(t["score"] for t in tests), rel_tol=1e-9, abs_tol=1e-9):
             raise _Problem("score", "is not the sum of the tests' score")
     if complete and record["results_sha256"] != results_checksum(record):
@@ -198,11 +201,14 @@ def _check_test(test, where, complete):
     keys = {"name", "status"} | ({"message", "duration_ms", "stdout", "score", "max_score"} if complete else set())
     for key in sorted(keys - set(test)):
         raise _Problem(f"{where}.{key}", "missing")
-    for key in sorted(set(test) - keys):
+    for key in sorted(set(test) - keys - {"exercise_bug"}):
         raise _Problem(f"{where}.{_shown(key)}", "not a field of a test")
     _text(test, "name", NAME_LIMIT, empty=False, where=where)
     if test["status"] not in STATUSES:
         raise _Problem(f"{where}.status", f"should be one of {', '.join(STATUSES)}, not {_shown(test['status'])}")
+    # Set by the engine alone (a test whose own code failed): not graded.
+    if "exercise_bug" in test and (test["exercise_bug"] is not True or test["status"] != "error"):
+        raise _Problem(f"{where}.exercise_bug", "should be true, on a test whose status is error, or absent")
     if not complete:
         return
     _text(test, "message", TEXT_LIMIT, where=where)

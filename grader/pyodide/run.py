@@ -1,5 +1,6 @@
 """Run Python in the site's Pyodide under Node (node_runner.mjs), from a folder made by grader.pyodide.dist."""
 
+import dataclasses
 import json
 import subprocess
 from pathlib import Path
@@ -37,3 +38,26 @@ def run_in_pyodide(dist, files, code, timeout):
     if process.returncode != 0 or not process.stdout.strip():
         raise PyodideError(f"Node exited with code {process.returncode}: {process.stderr.strip()[-2000:]}")
     return process.stdout.splitlines()[-1]
+
+
+GRADE = """
+import json
+from grader.core.engine import EarlierStep, GradingSpec, grade
+reports = []
+for job in json.loads(REQUEST):
+    spec = GradingSpec(**job["spec"])
+    earlier = [EarlierStep.from_dict(fields) for fields in job["earlier"]]
+    reports.append({label: grade(spec, source, earlier=earlier, authoring=job["authoring"])
+                    for label, source in job["sources"].items()})
+json.dumps(reports)
+"""
+
+
+def grade_in_pyodide(dist, jobs, timeout):
+    """[{label: report}] for each job (spec: GradingSpec, sources: {label: source}, earlier: [EarlierStep], authoring),
+    all graded in one Node process by the engine the page's worker runs (grader.core.engine.grade, the used steps
+    in scope)."""
+    request = json.dumps([{"spec": dataclasses.asdict(job["spec"]), "sources": job["sources"],
+                           "earlier": [step.to_dict() for step in job.get("earlier", ())],
+                           "authoring": job.get("authoring", False)} for job in jobs])
+    return json.loads(run_in_pyodide(dist, grader_core_files(), f"REQUEST = {request!r}\n" + GRADE, timeout))

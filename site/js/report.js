@@ -75,6 +75,12 @@ export class ReportBuilder {
       }
       const test = result(this.testNames[index], status, textField(event, "message"), duration);
       if (Object.hasOwn(event, "comparison")) test.comparison = checkComparison(event.comparison);
+      // The engine's mark of a test whose own code failed: the exercise's bug, not graded (as report.py).
+      if (event.test_code_error !== undefined && event.test_code_error !== null) {
+        checkTestCodeError(event.test_code_error);
+        if (status !== "error") throw new InvalidEvent("a test whose own code failed is an error");
+        test.exercise_bug = true;
+      }
       this.results.set(index, test);
       this.running = null;
     } else if (kind === "aborted") {
@@ -93,8 +99,9 @@ export class ReportBuilder {
     return index;
   }
 
-  // `interruption` is [status, message] when the run did not reach its end.
-  finish(interruption = null) {
+  // `interruption` is [status, message] when the run did not reach its end; `exerciseBug` when what ended it
+  // is the exercise's (the tests' own code ran out of time): the running test and those not run are not graded.
+  finish(interruption = null, exerciseBug = false) {
     let error = this.error;
     let notRun;
     if (!this.loaded) {
@@ -116,14 +123,28 @@ export class ReportBuilder {
       if (this.results.has(index)) test = this.results.get(index);
       else if (index === this.running && interruption !== null) test = result(name, ...interruption);
       else test = result(name, ...notRun);
+      if (exerciseBug && this.loaded && this.error === null && !this.results.has(index)) test.exercise_bug = true;
       const worth = this.points[index];
       return { ...test, stdout: this.testStdout.get(index)?.text() ?? "",
         score: test.status === "passed" ? worth : 0, max_score: worth };
     });
-    const passed = error === null && tests.every((t) => t.status === "passed");
-    return { exercise: this.exerciseId, passed, error, tests, stdout: this.stdout.text(),
-      score: total(tests.map((t) => t.score)), max_score: total(this.points) };
+    const graded = tests.filter((t) => !t.exercise_bug);
+    return { exercise: this.exerciseId, passed: passes(error, tests), error, tests, stdout: this.stdout.text(),
+      score: total(tests.map((t) => t.score)), max_score: total(graded.map((t) => t.max_score)) };
   }
+}
+
+// No error, every graded test (not the exercise's bug) passed, and one at least (as report.py).
+function passes(error, tests) {
+  const graded = tests.filter((t) => !t.exercise_bug);
+  return error === null && graded.length > 0 && graded.every((t) => t.status === "passed");
+}
+
+function checkTestCodeError(error) {
+  const valid = isPlainObject(error) && Object.keys(error).sort().join() === "kind,line,traceback"
+    && (error.line === null || Number.isInteger(error.line)) && ["raised", "stopped", "not run"].includes(error.kind)
+    && typeof error.traceback === "string";
+  if (!valid) throw new InvalidEvent("test_code_error must be an object with line, kind and traceback");
 }
 
 // Printed text, capped at STDOUT_LIMIT characters with a note when cut.
@@ -180,6 +201,9 @@ export function checkReport(report) {
     checkNumbers(test, "duration_ms", "score", "max_score");
     if (test.duration_ms < 0) throw new InvalidEvent(`invalid duration ${repr(test.duration_ms)}`);
     if (Object.hasOwn(test, "comparison")) checkComparison(test.comparison);
+    if (Object.hasOwn(test, "exercise_bug") && (test.exercise_bug !== true || test.status !== "error")) {
+      throw new InvalidEvent("exercise_bug must be true, on an error");
+    }
   }
 }
 

@@ -22,9 +22,12 @@ const TRACEBACK_LINE = /^(\s+line )(\d+)(, in .*)$/;
  */
 export function renderResults(container, report, interruption, { onLine = () => {}, extra = null } = {}) {
   const passed = report.tests.filter((test) => test.status === "passed").length;
+  // A test marked exercise_bug (its own code failed) is not graded: left out of the count and the score.
+  const notGraded = report.tests.filter((test) => test.exercise_bug).length;
   const parts = [];
 
-  let summary = `${passed}/${report.tests.length} tests passed`;
+  let summary = `${passed}/${report.tests.length - notGraded} tests passed`;
+  if (notGraded) summary += ` (${notGraded} not graded: the exercise has a bug)`;
   if (report.passed) summary += " — all good!";
   const verdict = element("div", { className: "verdict" },
     element("p", { className: `summary ${report.passed ? "passed" : "not-passed"}` }, summary));
@@ -74,7 +77,8 @@ export function renderProblem(container, text) {
  */
 export function codeProblems(report) {
   const problems = new Map();
-  for (const text of [report.error, ...report.tests.map((test) => test.status === "error" && test.message)]) {
+  for (const text of [report.error,
+    ...report.tests.map((test) => test.status === "error" && !test.exercise_bug && test.message)]) {
     if (!text) continue;
     const lines = text.split("\n");
     const syntax = lines.map((line) => SYNTAX_LINE.exec(line)).find(Boolean);
@@ -92,7 +96,8 @@ function groupTests(tests) {
   const groups = [];
   const byKey = new Map();
   for (const test of tests) {
-    const key = test.status !== "passed" && test.message && !test.comparison ? `${test.status}\n${test.message}` : null;
+    const key = test.status !== "passed" && test.message && !test.comparison
+      ? `${test.status}\n${Boolean(test.exercise_bug)}\n${test.message}` : null;
     if (key !== null && byKey.has(key)) {
       byKey.get(key).push(test);
       continue;
@@ -106,13 +111,16 @@ function groupTests(tests) {
 
 function card(group, onLine) {
   const [first] = group;
-  const notRun = first.message.startsWith(NOT_RUN);
-  const [icon, label] = notRun ? ["–", "Not run"] : STATUS_TEXT[first.status];
+  const notGraded = Boolean(first.exercise_bug);
+  const notRun = !notGraded && first.message.startsWith(NOT_RUN);
+  const [icon, label] = notGraded ? ["–", "Not graded"] : notRun ? ["–", "Not run"] : STATUS_TEXT[first.status];
   const iconNode = element("span", { className: "result-icon" }, icon);
   iconNode.setAttribute("aria-hidden", "true"); // the status word says it
-  const name = group.length === 1 ? first.name : `${group.length} tests, ${notRun ? "not run" : "same message"}:`;
+  const name = group.length === 1 ? first.name
+    : `${group.length} tests, ${notGraded ? "not graded" : notRun ? "not run" : "same message"}:`;
   // The spaces keep the words apart for screen readers and unstyled text.
-  const row = element("li", { className: `result-row ${first.status}${notRun ? " not-run" : ""}` },
+  const kind = notGraded ? " not-graded" : notRun ? " not-run" : "";
+  const row = element("li", { className: `result-row ${first.status}${kind}` },
     iconNode, " ",
     element("span", { className: "result-status" }, label), " ",
     element("span", { className: "result-name" }, name));

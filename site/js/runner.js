@@ -383,10 +383,13 @@ class GradingRun extends Run {
     this.cut(true, (where) => {
       const message = `Time limit exceeded: this test's calls to your function took more than ${seconds} s `
         + "(the limit for one test).";
-      const [status, shown] = inTestsCode(where)
+      const atFault = inTestsCode(where);
+      const [status, shown] = atFault
         ? ["error", testsCodeTimedOut(`${seconds} s, the limit for one test`, where)]
         : ["timeout", withPlace(message, where)];
       const event = { event: "test", index, status, message: shown, duration_ms: this.endedAt - this.testStartedAt };
+      // As the engine marks it offline: the exercise's bug, left out of the score.
+      if (atFault) event.test_code_error = { line: where.line, kind: "stopped", traceback: shown };
       this.builder.add(event);
       this.onEvent(event);
       this.worker = null;
@@ -415,7 +418,7 @@ class GradingRun extends Run {
       interruption = ["error", testsCodeTimedOut(`${this.limits.total} s, the limit for all the tests`, where)];
     }
     const place = testsAtFault ? null : describePlace(where);
-    const report = this.builder.finish(interruption);
+    const report = this.builder.finish(interruption, testsAtFault);
     const running = this.builder.running;
     if (running !== null && this.worker !== null) {
       const test = report.tests[running];
@@ -492,8 +495,8 @@ function testsLine(where) {
 // What a test stopped by a time limit (`limit`: "2 s, the limit for one test") while the tests' own code
 // ran says: as offline (grader/core/engine.py), the exercise has a bug and the learner's code is not at fault.
 function testsCodeTimedOut(limit, where) {
-  return `This test could not finish: the exercise's own test code (not yours) was still running when the time `
-    + `ran out (${limit}), at ${testsLine(where)}. The exercise has a bug; your code is not at fault.`;
+  return "Not graded: the exercise has a bug: this test could not finish: the exercise's own test code (not yours) "
+    + `was still running when the time ran out (${limit}), at ${testsLine(where)}. Your code is not at fault.`;
 }
 
 // "Stopped at line 3 of your code (in f): x += 1" for the worker's {line, function, code}, "of your

@@ -143,6 +143,15 @@ def test_page_and_cli_give_the_same_verdicts(open_exercise):
 
 # --- report.js against report.py ---
 
+BROKEN_TEST = '''
+
+def test_broken(sinusoidal_pe):
+    """The author's bug"""
+    sinusoidal_pe(2, 2)
+    {}["typo"]
+'''
+
+
 # Each case: the events of a run up to some point, then finish(interruption).  A builder that rejects an
 # event stops there, as the page's runner and the offline supervisor do; "rejected" is that event's index.
 NODE_DRIVER = """
@@ -152,7 +161,7 @@ import { readFileSync } from "node:fs";
 const revive = (key, value) => (value !== null && typeof value === "object" && "$float" in value
   ? Number(value.$float) : value);
 const cases = JSON.parse(readFileSync(0, "utf8"), revive);
-const outcomes = cases.map(({ names, events, interruption, points }) => {
+const outcomes = cases.map(({ names, events, interruption, points, exerciseBug }) => {
   const builder = new ReportBuilder("ex", names, points);
   let rejected = null;
   for (const [index, event] of events.entries()) {
@@ -164,7 +173,7 @@ const outcomes = cases.map(({ names, events, interruption, points }) => {
       break;
     }
   }
-  return { rejected, report: builder.finish(interruption) };
+  return { rejected, report: builder.finish(interruption, exerciseBug) };
 });
 process.stdout.write(JSON.stringify(outcomes));
 """
@@ -210,6 +219,14 @@ def recorded_runs():
     events = []
     run_tests(spec, TimesOutWhileLoading(), events.append)
     runs.append(events)
+    # A test whose own code raises: the exercise's bug, left out of the score.
+    broken = GradingSpec("ex", "sinusoidal_pe", spec.tests_source + BROKEN_TEST)
+    events = []
+    grade(broken, SOLUTION, events.append)
+    last = len(TEST_NAMES) - 1  # the broken test takes the place of the last one: the builders know six names
+    runs.append([{**event, "index": last} if event.get("index") == last + 1 else event for event in events
+                 if event.get("index") != last and event.get("test") != last and event["event"] != "start"])
+    assert any("test_code_error" in event for event in runs[-1])
     assert any(event["event"] == "loaded" and event.get("status") == "timeout" for events in runs for event in events)
     assert any(event["event"] == "stdout" and event["test"] == 2 for events in runs for event in events)
 
@@ -228,6 +245,15 @@ def recorded_runs():
                  {"event": "test", "index": 0, "status": "passed", "message": "", "duration_ms": 0},
                  {"event": "test_start", "index": 1},
                  {"event": "aborted", "error": "The grader failed (KeyError: 'x')."}])
+    # The tests' own time used up (offline): the test stopped and those after it are not graded.
+    runs.append([start, {"event": "loaded", "error": None}, {"event": "test_start", "index": 0},
+                 {"event": "test", "index": 0, "status": "passed", "message": "", "duration_ms": 1},
+                 {"event": "test_start", "index": 1},
+                 {"event": "test", "index": 1, "status": "error", "message": "Not graded: stopped", "duration_ms": 9,
+                  "test_code_error": {"line": 7, "kind": "stopped", "traceback": "tests.py:7"}},
+                 {"event": "test_start", "index": 2},
+                 {"event": "test", "index": 2, "status": "error", "message": "Not graded: not run", "duration_ms": 0,
+                  "test_code_error": {"line": None, "kind": "not run", "traceback": "not run"}}])
     return runs
 
 
@@ -257,6 +283,14 @@ MALFORMED_EVENTS = [
     {"event": "test", "index": 1, "status": "failed", "message": {"a": 1}, "duration_ms": 1},
     {"event": "test", "index": 6, "status": "passed", "message": "", "duration_ms": 1},
     {"event": "aborted", "error": None}, {"event": "aborted", "error": 7},
+    *({"event": "test", "index": 1, "status": status, "message": "m", "duration_ms": 1, "test_code_error": error}
+      for status, error in [("passed", {"line": 1, "kind": "raised", "traceback": "t"}),
+                            ("failed", {"line": 1, "kind": "raised", "traceback": "t"}),
+                            ("error", {"line": 1, "kind": "raised"}), ("error", {"line": "1", "kind": "raised",
+                                                                                  "traceback": "t"}),
+                            ("error", {"line": 1, "kind": "bug", "traceback": "t"}), ("error", "raised"),
+                            ("error", {"line": 1, "kind": "raised", "traceback": 5}),
+                            ("error", {"line": 1, "kind": "raised", "traceback": "t", "more": 1})]),
     *({"event": "test", "index": 1, "status": "failed", "message": "m", "duration_ms": 1, "comparison": comparison}
       for comparison in [None, [], {"got": None}, {"got": None, "expected": None, "x": None},
                          {"got": {"shape": [2], "step": [1]}, "expected": None},
@@ -307,7 +341,7 @@ def json_safe(value):
     return value
 
 
-def build_with_report_py(events, interruption, points):
+def build_with_report_py(events, interruption, points, exercise_bug):
     builder = ReportBuilder("ex", TEST_NAMES, points)
     rejected = None
     for index, event in enumerate(events):
@@ -316,7 +350,8 @@ def build_with_report_py(events, interruption, points):
         except InvalidEvent:
             rejected = index
             break
-    return {"rejected": rejected, "report": builder.finish(tuple(interruption) if interruption else None)}
+    return {"rejected": rejected,
+            "report": builder.finish(tuple(interruption) if interruption else None, exercise_bug)}
 
 
 def without_durations(report):
@@ -333,9 +368,10 @@ def test_report_js_matches_report_py(tmp_path):
     # Points on every other case: floats whose sum depends on the order of the additions, a name no test has.
     points = {TEST_NAMES[0]: 3, TEST_NAMES[2]: 0.1, TEST_NAMES[3]: 0.2, TEST_NAMES[4]: 0.3, "constructor": 9}
     cases = [{"names": TEST_NAMES, "events": events, "interruption": interruption,
-              "points": points if number % 2 else None}
+              "points": points if number % 2 else None, "exerciseBug": number % 3 == 0}
              for number, (events, interruption) in enumerate((e, i) for e in streams for i in INTERRUPTIONS)]
-    expected = [build_with_report_py(case["events"], case["interruption"], case["points"]) for case in cases]
+    expected = [build_with_report_py(case["events"], case["interruption"], case["points"], case["exerciseBug"])
+                for case in cases]
     result = subprocess.run([node, "driver.mjs"], cwd=tmp_path, input=json.dumps(json_safe(cases)),
                             capture_output=True, text=True, check=True)
     got = json.loads(result.stdout)

@@ -31,8 +31,12 @@ class Plan:
         return self.late is not None or bool(self.overrides)
 
     def max_scores(self, records):
-        """{exercise id: its max_score}, from the records (all of an exercise's records agree)."""
-        return {record["exercise"]: record["max_score"] for record in records}
+        """{exercise id: its max_score}, from the records: the highest, as a record leaves out the tests that
+        failed through the exercise's fault on that submission (`exercise_bug`)."""
+        most = {}
+        for record in records:
+            most[record["exercise"]] = max(most.get(record["exercise"], 0), record["max_score"])
+        return most
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,7 +85,9 @@ def _by_key(overrides):
 
 def class_results(records, plan):
     """[Student], sorted by name, their records with the overrides and late penalties of `plan` applied
-    (grader/instructor/outputs/adjustments.py); a student without a record for an exercise gets 0 of its points."""
+    (grader/instructor/outputs/adjustments.py); a student without a record for an exercise gets 0 of its points.
+    A student's maximum counts their own record's max_score: a test not graded for them (the exercise's bug) is
+    not held against them."""
     records = [adjusted(record, plan) for record in records]
     max_scores = plan.max_scores(records)
     by_student = {}
@@ -91,7 +97,8 @@ def class_results(records, plan):
     for name in sorted(by_student):
         mine = by_student[name]
         total = _sum(plan.weights[e] * mine[e]["score"] for e in plan.weights if e in mine)
-        max_total = _sum(plan.weights[e] * max_scores.get(e, 0) for e in plan.weights)
+        max_total = _sum(plan.weights[e] * (mine[e]["max_score"] if e in mine else max_scores.get(e, 0))
+                         for e in plan.weights)
         students.append(Student(name, mine, total, max_total))
     return students
 

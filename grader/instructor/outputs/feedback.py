@@ -35,9 +35,8 @@ def render(student, plan):
         if "missing" in record:
             continue
         for test in record["tests"]:
-            mark = "✓" if test["status"] == "passed" else "✗"
-            lines.append(f"- {mark} **{escape(test['name'])}**: {VERDICTS[test['status']]} "
-                         f"({points(test['score'])}/{points(test['max_score'])}"
+            mark = "✓" if test["status"] == "passed" else "–" if test.get("exercise_bug") else "✗"
+            lines.append(f"- {mark} **{escape(test['name'])}**: {test_verdict(test)}"
                          + (", points changed by your instructor" if test.get("overridden") else "") + ")")
             if test["status"] != "passed" and test["message"]:
                 lines += ["", *("  " + line for line in code_block(test["message"])), ""]
@@ -45,6 +44,14 @@ def render(student, plan):
             lines += ["", "What your code printed:", "", *code_block(record["stdout"][:OUTPUT_SHOWN]), ""]
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def test_verdict(test):
+    """'failed (0/2' or, for a test that failed through the exercise's fault, 'not graded: the exercise has a bug
+    (not counted': a test's verdict and points, the closing bracket left to the caller."""
+    if test.get("exercise_bug"):
+        return "not graded: the exercise has a bug (not counted"
+    return f"{VERDICTS[test['status']]} ({points(test['score'])}/{points(test['max_score'])}"
 
 
 def one_line(student, plan):
@@ -61,9 +68,13 @@ def one_line(student, plan):
         elif record["error"]:
             text += f" (could not load: {first_line(record['error'])})"
         else:
-            missed = [f"{t['name']}: {first_line(t['message'])}" for t in record["tests"] if t["status"] != "passed"]
+            missed = [f"{t['name']}: {first_line(t['message'])}" for t in record["tests"]
+                      if t["status"] != "passed" and not t.get("exercise_bug")]
             if missed:
                 text += " (" + "; ".join(missed[:3]) + (f"; and {len(missed) - 3} more" if len(missed) > 3 else "") + ")"
+            not_graded = sum(bool(t.get("exercise_bug")) for t in record["tests"])
+            if not_graded:
+                text += f" ({not_graded} test(s) not graded: the exercise has a bug)"
         text += "".join(f" [{adjustment['note']}]" for adjustment in record.get("adjustments", ()))
         parts.append(text)
     return " | ".join(parts)

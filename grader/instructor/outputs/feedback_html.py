@@ -3,7 +3,7 @@ the page an LMS shows as a feedback file.  Per exercise the score, then each tes
 and what the code printed.  Everything from a record or a name is escaped (grader/instructor/outputs/html_report.py).
 """
 
-from grader.instructor.outputs.feedback import OUTPUT_SHOWN, VERDICTS, points, reupload_note
+from grader.instructor.outputs.feedback import OUTPUT_SHOWN, points, reupload_note, test_verdict
 from grader.instructor.outputs.html_report import escape
 
 STYLE = """
@@ -55,10 +55,10 @@ def _exercise(exercise_id, weight, record):
     items = []
     for test in record["tests"]:
         passed = test["status"] == "passed"
-        mark = '<span class="ok">✓</span>' if passed else '<span class="bad">✗</span>'
+        mark = ('<span class="ok">✓</span>' if passed else '<span class="muted">–</span>' if test.get("exercise_bug")
+                else '<span class="bad">✗</span>')
         message = f"<pre>{e(test['message'])}</pre>" if not passed and test["message"] else ""
-        items.append(f"<li>{mark} <strong>{e(test['name'])}</strong>: {VERDICTS[test['status']]} "
-                     f"({points(test['score'])}/{points(test['max_score'])}){message}</li>")
+        items.append(f"<li>{mark} <strong>{e(test['name'])}</strong>: {e(test_verdict(test))}){message}</li>")
     parts.append("<ul>" + "".join(items) + "</ul>")
     if record.get("stdout"):
         parts.append(f"<p>What your code printed:</p><pre>{e(record['stdout'][:OUTPUT_SHOWN])}</pre>")

@@ -1,6 +1,7 @@
 """Gradescope's autograder results.json for one student (its "Autograder Specifications" format).
 
-One Gradescope test per hidden test, named "exercise: test", its points weighted like the total.
+One Gradescope test per hidden test, named "exercise: test", its points weighted like the total; a test that
+failed through the exercise's fault (`exercise_bug`) is worth 0 there, its output saying it was not graded.
 Control characters in names and outputs are spelled out (grader/text.py): Gradescope shows them as they are.
 """
 
@@ -21,8 +22,9 @@ def results(student, plan, note=None):
             continue
         for test in record["tests"]:
             seconds += test["duration_ms"] / 1000
+            worth = 0 if test.get("exercise_bug") else test["max_score"]
             tests.append({"name": printable(f"{exercise_id}: {test['name']}"), "score": round(weight * test["score"], 6),
-                          "max_score": round(weight * test["max_score"], 6),
+                          "max_score": round(weight * worth, 6),
                           "status": "passed" if test["status"] == "passed" else "failed",
                           "output": _output(test),
                           "visibility": plan.visibility(exercise_id, test["name"])})
@@ -41,7 +43,8 @@ def _summary(exercise_id, record, plan):
     elif not shown:
         line = f"{exercise_id}: its {len(record['tests'])} test(s) are not shown yet"
     else:
-        line = (f"{exercise_id}: {points(sum(t['score'] for t in shown))}/{points(sum(t['max_score'] for t in shown))}"
+        worth = sum(t["max_score"] for t in shown if not t.get("exercise_bug"))
+        line = (f"{exercise_id}: {points(sum(t['score'] for t in shown))}/{points(worth)}"
                 f" in the {len(shown)} test(s) shown; {len(record['tests']) - len(shown)} more not shown yet")
     return (line + (f" ({first_line(record['error'])})" if record["error"] else "")
             + "".join(f" [{adjustment['note']}]" for adjustment in record.get("adjustments", ()))
@@ -64,7 +67,8 @@ def _json(results):
 def _output(test):
     if test["status"] == "passed":
         return ""
-    verdict = {"failed": "Failed", "error": "Error", "timeout": "Timed out"}[test["status"]]
+    verdict = "Not graded (not counted)" if test.get("exercise_bug") else \
+        {"failed": "Failed", "error": "Error", "timeout": "Timed out"}[test["status"]]
     text = f"{verdict}: {test['message']}" if test["message"] else verdict
     if test.get("stdout"):
         text += "\n\nYour code printed:\n" + test["stdout"]

@@ -127,16 +127,20 @@ def _exercise(exercise_id, weight, students):
     records = [s.records[exercise_id] for s in students]
     gradable = [s for s in students if "missing" not in s.records[exercise_id]]
     names = [t["name"] for t in records[0]["tests"]] if records else []
-    rows = []
+    rows, buggy = [], []
     for index, name in enumerate(names):
         outcomes = [(s.shown_name, s.records[exercise_id]["tests"][index]) for s in gradable]
         passed = sum(test["status"] == "passed" for _, test in outcomes)
-        stuck = [student for student, test in outcomes if test["status"] != "passed"]
+        stuck = [student for student, test in outcomes if test["status"] != "passed" and not test.get("exercise_bug")]
+        not_graded = sum(bool(test.get("exercise_bug")) for _, test in outcomes)
         rate = passed / len(outcomes) if outcomes else 0
         shown = f"{100 * rate:.0f}% ({passed}/{len(outcomes)})" if outcomes else "–"
         worth = points(weight * records[0]["tests"][index]["max_score"])
         rows.append(f'<tr><td>{e(name)}</td><td class="num">{worth}</td><td>{_bar(rate)}</td>'
                     f'<td class="num">{shown}</td><td>{_names(stuck)}</td></tr>')
+        if not_graded:
+            buggy.append(f"<li><strong>{e(name)}</strong>: its own code failed on {not_graded} student(s)' "
+                         "submissions</li>")
     nothing = [s.shown_name for s in students if handed_in_nothing(s.records[exercise_id])]
     refused = [f"{e(s.shown_name)} ({e(s.records[exercise_id]['missing'])})" for s in students
                if "missing" in s.records[exercise_id] and not handed_in_nothing(s.records[exercise_id])]
@@ -145,6 +149,10 @@ def _exercise(exercise_id, weight, students):
         notes.append(f"<p>Not handed in ({len(nothing)}, 0 points): {_names(nothing, None)}</p>")
     if refused:
         notes.append(f"<p>Handed in but not gradable ({len(refused)}, 0 points): {'; '.join(refused)}</p>")
+    if buggy:
+        notes.append('<p class="stuck">The exercise has a bug: these tests were not graded where their own code '
+                     "failed (left out of those students' scores, never counted against them); fix tests.py and "
+                     f"grade again.</p><ul>{''.join(buggy)}</ul>")
     weighted = f" (×{points(weight)})" if weight != 1 else ""
     return [f'<h2 id="{_anchor(exercise_id)}">{e(exercise_id)}</h2>', *notes, '<div class="scroll"><table>',
             f'<tr><th>Test</th><th class="num">Points{weighted}</th><th>Pass rate</th><th class="num"></th>'
@@ -285,7 +293,7 @@ def _where(record, weight):
         return f'{score} <span class="stuck">{e(record["missing"])}</span>'
     if record["error"]:
         return f'{score} <span class="stuck">could not load: {e(first_line(record["error"], 80))}</span>'
-    stuck = next((t for t in record["tests"] if t["status"] != "passed"), None)
+    stuck = next((t for t in record["tests"] if t["status"] != "passed" and not t.get("exercise_bug")), None)
     if stuck is None:
         return f'{score} <span class="done">all passed</span>'
     return f'{score} <span class="stuck">stuck at: {e(stuck["name"])} ({e(stuck["status"])})</span>'
