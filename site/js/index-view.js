@@ -1,6 +1,7 @@
-// Index page: each exercise's progress badge and each track's "3 of 19 solved", from what
-// the exercise pages saved in localStorage (mlex:progress:<id> = "solved" | "attempted"),
-// the "Continue" link to the first step not solved, the "Your progress" section that exports
+// Index page: each exercise's progress badge and each track's "3 of 19 solved" and "Continue" link
+// (to the track's first step not solved), from what the exercise pages saved in localStorage
+// (mlex:progress:<id> = "solved" | "attempted"), the "Continue" link of the whole index to the
+// first step not solved, the "Your progress" section that exports
 // and imports it (progress-file.js), and the filters (index-filters.js).
 // (It reads localStorage itself: importing storage.js would cost every page an extra shared chunk.)
 import { mountFilters } from "./index-filters.js";
@@ -28,6 +29,7 @@ function showProgress() {
   let nextItem = null; // the first step, in the index's order, not solved yet
   for (const track of document.querySelectorAll(".track")) {
     const trackCounts = { solved: 0, attempted: 0 };
+    let trackNext = null; // the track's first step not solved yet
     const badges = track.querySelectorAll("[data-progress-for]");
     for (const badge of badges) {
       const state = readProgress(badge.dataset.progressFor);
@@ -36,7 +38,7 @@ function showProgress() {
       badge.className = known ? `progress progress-${state}` : "progress";
       const item = badge.closest(".exercise-item");
       item.classList.toggle("is-solved", state === "solved");
-      if (state !== "solved") nextItem ??= item;
+      if (state !== "solved") trackNext ??= item;
       if (known) trackCounts[state] += 1;
     }
     const count = track.querySelector(".track-count");
@@ -44,6 +46,8 @@ function showProgress() {
     count.textContent = trackCounts.solved + trackCounts.attempted === 0 ? count.dataset.total
       : `${trackCounts.solved} of ${badges.length} solved`
         + (trackCounts.attempted ? ` · ${trackCounts.attempted} attempted` : "");
+    nextItem ??= trackNext;
+    showTrackContinue(track, trackNext, trackCounts.solved + trackCounts.attempted > 0);
     counts.solved += trackCounts.solved;
     counts.attempted += trackCounts.attempted;
     counts.all += badges.length;
@@ -70,6 +74,19 @@ function showContinue(item, started) {
   document.getElementById("continue-verb").textContent = started ? "Continue" : "Start";
   document.getElementById("continue-step").textContent = item.querySelector(".step").textContent;
   document.getElementById("continue-title").textContent = title.textContent;
+}
+
+// The same for one track, in its header: hidden once every step of the track is solved.
+function showTrackContinue(track, item, started) {
+  const link = track.querySelector(".track-continue");
+  if (!link) return;
+  link.hidden = !item;
+  if (!item) return;
+  const title = item.querySelector(".exercise-link");
+  link.href = title.getAttribute("href");
+  link.querySelector(".track-continue-verb").textContent = started ? "Continue" : "Start";
+  link.querySelector(".track-continue-step").textContent = item.querySelector(".step").textContent;
+  link.querySelector(".track-continue-title").textContent = title.textContent;
 }
 
 function mountProgressTransfer() {
