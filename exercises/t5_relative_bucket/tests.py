@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from grader.core.checks import fail, type_name
-from grader.core.testkit import diagnose, num
+from grader.core.testkit import diagnose
 
 
 def _bucket(n, num_buckets, max_distance, bidirectional, *, flip=False, no_halving=False, exact_from_all=False,
