@@ -47,7 +47,9 @@ function showProgress() {
       : `${trackCounts.solved} of ${badges.length} solved`
         + (trackCounts.attempted ? ` · ${trackCounts.attempted} attempted` : "");
     nextItem ??= trackNext;
-    showTrackContinue(track, trackNext, trackCounts.solved + trackCounts.attempted > 0);
+    const link = track.querySelector(".track-continue"); // the same, for the track alone
+    showContinue(link, ["verb", "step", "title"].map((part) => link?.querySelector(`.track-continue-${part}`)),
+      trackNext, trackCounts.solved + trackCounts.attempted > 0);
     counts.solved += trackCounts.solved;
     counts.attempted += trackCounts.attempted;
     counts.all += badges.length;
@@ -59,34 +61,23 @@ function showProgress() {
       : `You have solved ${counts.solved} of ${counts.all} exercises`
         + (counts.attempted ? ` and attempted ${counts.attempted} more.` : ".");
   }
-  showContinue(nextItem, counts.solved + counts.attempted > 0);
+  showContinue(document.getElementById("continue-link"),
+    ["continue-verb", "continue-step", "continue-title"].map((id) => document.getElementById(id)),
+    nextItem, counts.solved + counts.attempted > 0);
 }
 
 // "Start with step 1: ..." until something is started, then "Continue with step n: ..." (the first
-// step not solved); hidden once every step is solved.
-function showContinue(item, started) {
-  const link = document.getElementById("continue-link");
+// step not solved); hidden once every step is solved. `texts`: the link's verb, step and title elements.
+function showContinue(link, texts, item, started) {
   if (!link) return;
   link.hidden = !item;
   if (!item) return;
   const title = item.querySelector(".exercise-link");
   link.href = title.getAttribute("href");
-  document.getElementById("continue-verb").textContent = started ? "Continue" : "Start";
-  document.getElementById("continue-step").textContent = item.querySelector(".step").textContent;
-  document.getElementById("continue-title").textContent = title.textContent;
-}
-
-// The same for one track, in its header: hidden once every step of the track is solved.
-function showTrackContinue(track, item, started) {
-  const link = track.querySelector(".track-continue");
-  if (!link) return;
-  link.hidden = !item;
-  if (!item) return;
-  const title = item.querySelector(".exercise-link");
-  link.href = title.getAttribute("href");
-  link.querySelector(".track-continue-verb").textContent = started ? "Continue" : "Start";
-  link.querySelector(".track-continue-step").textContent = item.querySelector(".step").textContent;
-  link.querySelector(".track-continue-title").textContent = title.textContent;
+  const [verb, step, titleText] = texts;
+  verb.textContent = started ? "Continue" : "Start";
+  step.textContent = item.querySelector(".step").textContent;
+  titleText.textContent = title.textContent;
 }
 
 function mountProgressTransfer() {
