@@ -7,8 +7,9 @@ import pytest
 
 from grader.core.checks import Failed, expect_close, precision_of
 from grader.core.testkit import (Diagnosis, as_dict, as_float, as_int, as_int_list, binomial_range, call, call_many,
-                                 compare, diagnose, expect_count, expect_distinct_rows, expect_frequencies,
-                                 expect_gradient, expected_got, items, num, num_pair, numeric_gradient)
+                                 compare, diagnose, expect_count, expect_frequencies, expect_gradient, expected_got,
+                                 items, num, num_pair, numeric_gradient)
+from grader.core.testkit import expect_distinct_rows
 
 
 def failure(function, *args, **kwargs):
