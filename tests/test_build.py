@@ -113,7 +113,9 @@ def test_index_groups_by_track_and_orders_by_step(site, exercises):
     for slug, body in sections:
         in_track = sorted((e for e in exercises if e.track == slug), key=lambda e: e.step)
         assert f">{track_title(slug)}</h2>" in body
-        assert re.findall(r'href="exercises/([a-z0-9_]+)/"', body) == [e.id for e in in_track]
+        assert re.findall(r'class="exercise-link" href="exercises/([a-z0-9_]+)/"', body) == [e.id for e in in_track]
+        # The track's own "Start with step 1" link, which the script turns into "Continue" with saved progress.
+        assert re.findall(r'<a class="track-continue" href="exercises/([a-z0-9_]+)/"', body) == [in_track[0].id]
         parts = [part for part in dict.fromkeys(e.part for e in in_track) if part]
         titles = re.findall(r'<h3 class="track-part-title" id="[^"]+">([^<]*?)\s+<span class="part-steps">([^<]*)</span>',
                             body)

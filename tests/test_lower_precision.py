@@ -24,7 +24,8 @@ LOWER = [np.float32, np.float16]
 # "... is float16 but the inputs are float64: compute and return float64", with no other diagnosis after it
 DTYPE_MESSAGE = re.compile(r" is float(16|32) but .*: compute and return float(32|64)$")
 INTEGER_RESULTS = {"generate", "sample_token",  # exercises whose results are token ids (and strings)
-                   "char_tokenize", "get_batch", "bpe_train", "bpe_encode"}
+                   "char_tokenize", "get_batch", "bpe_train", "bpe_encode",
+                   "t5_relative_bucket"}  # bucket numbers
 
 
 def cast(value, dtype):

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from grader.core import testkit
 from grader.core.checks import Failed, expect_close, precision_of
 from grader.core.testkit import (Diagnosis, as_dict, as_float, as_int, as_int_list, binomial_range, call, call_many,
                                  compare, diagnose, expect_count, expect_frequencies, expect_gradient, expected_got,
@@ -165,6 +166,18 @@ def test_compare_fails_at_the_worst_entry_with_the_diagnosis():
     assert caught.value.got is not None and caught.value.expected is not None
     assert "entry [1, 1]: expected 4, got nan (1 of 4 entries differ)" in \
         failure(compare, np.array([[1.0, 2.0], [3.0, np.nan]]), expected, atol=1e-9)
+
+
+
+def test_distinct_rows_name_the_two_closest():
+    table = np.array([[0.0, 1.0], [0.5, 0.5], [0.0, 1.001], [1.0, 0.0]])
+    testkit.expect_distinct_rows(table, min_distance=0.0005, what="PE")             # rows 0 and 2 are 0.001 apart
+    with pytest.raises(Failed) as caught:
+        testkit.expect_distinct_rows(table, min_distance=0.01, what="PE", row_name=lambda t: f"t={t}")
+    assert str(caught.value) == ("PE: t=0 and t=2 are almost the same, expected rows at least 0.01 apart, "
+                                 "got distance 0.001")
+    same = failure(testkit.expect_distinct_rows, np.ones((3, 2)), min_distance=0.01, what="PE")
+    assert same.endswith("got distance 0 (every row is the same)")
 
 
 # ---- gradients ---------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The build-gpt track builds on itself: steps call the earlier steps they use instead of pasting them."""
+"""The tracks: build-gpt builds on itself (steps call the earlier steps they use instead of pasting them), and
+the primitives keep their calling convention (seed first, a flat result) and their parts."""
 
 import ast
 import re
@@ -99,6 +100,30 @@ def test_every_step_has_a_summary_of_its_own(exercise):
     assert exercise.summary and exercise.summary.rstrip(".").lower() != exercise.title.lower()
 
 
-def test_the_track_is_the_only_one():
-    # The "primitives" track held a near-copy of step 2; it was folded into the track (issue 24).
-    assert {e.track for e in load_all()} == {"build-gpt"}
+def test_the_tracks():
+    # build-gpt, and "primitives" in the seed platform's calling convention (issue 39).
+    assert {e.track for e in load_all()} == {"build-gpt", "primitives"}
+
+
+PRIMITIVES = [e for e in load_all() if e.track == "primitives"]
+PRIMITIVE_PARTS = [(range(1, 5), "Positions"), (range(5, 12), "Initialisers")]
+
+
+@pytest.mark.parametrize("slug", ["build-gpt", "primitives"])
+def test_a_track_numbers_its_steps_from_1_without_gaps(slug):
+    steps = sorted(e.step for e in load_all() if e.track == slug)
+    assert steps == list(range(1, len(steps) + 1))
+
+
+@pytest.mark.parametrize("exercise", PRIMITIVES, ids=lambda e: e.id)
+def test_every_primitive_belongs_to_its_part(exercise):
+    assert exercise.part == next(part for steps, part in PRIMITIVE_PARTS if exercise.step in steps)
+
+
+@pytest.mark.parametrize("exercise", PRIMITIVES, ids=lambda e: e.id)
+def test_every_primitive_takes_the_seed_first(exercise):
+    for name, text in [("starter.py", exercise.starter), ("solution.py", exercise.solution)]:
+        entry = next(node for node in ast.parse(text).body
+                     if isinstance(node, ast.FunctionDef) and node.name == exercise.entry)
+        assert entry.args.args[0].arg == "seed", f"{exercise.id}/{name}"
+    assert "reshape(-1)" in exercise.statement, "the statement names the natural shape the result flattens"

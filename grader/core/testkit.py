@@ -11,6 +11,7 @@
   type-checked with hints; `python_ints` refuses numpy integers where Python ints are asked, saying whether
   the values are right.
 - `compare`: fail at the worst entry, naming the classic mistake the result matches (`diagnose`).
+- `expect_distinct_rows`: fail naming the two closest rows of a table that should give each position its own.
 - `diagnose`: " (looks like ...)" for the first (or closest, or only) mistake that reproduces a result;
   `Diagnosis` binds an exercise's mistakes once, for tests that diagnose in many places.
 - `numeric_gradient`, `expect_gradient`: central differences, entry by entry.
@@ -29,7 +30,8 @@ from grader.core.checks import as_array, fail, precision_of, type_got, type_name
 from grader.core.numbers import expected_got, num, num_pair
 
 __all__ = ["Called", "Diagnosis", "as_dict", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many",
-           "checked_array", "compare", "diagnose", "expect_count", "expect_frequencies", "expect_gradient",
+           "checked_array", "compare", "diagnose", "expect_count", "expect_distinct_rows", "expect_frequencies",
+           "expect_gradient",
            "expected_got", "items", "num", "num_pair", "numeric_gradient"]
 
 FALSE_FAILURE = 1e-6  # default chance that a statistical check fails a correct solution
@@ -349,6 +351,19 @@ def compare(got, expected, *, atol, rtol=0.0, what="your function's result", mis
                          else mistakes_atol, pick=pick) if mistakes else ""
     fail(f"{what}{where}: expected {want}, got {have} ({int((error > 0).sum())} of {error.size} entries differ)"
          f"{diagnosis}", got=got, expected=expected)
+
+
+def expect_distinct_rows(table, *, min_distance, what, row_name=lambda index: f"row {index}", expected=None):
+    """Fail naming the two closest rows of the 2-D `table` (from `call`) when they are less than `min_distance`
+    apart (Euclidean): position tables give every position its own row.  `row_name(index)` names a row in the
+    message ("t = 3", "patch (1, 2)"); `expected` is drawn beside the table."""
+    distance = np.sqrt(((table[:, None, :] - table[None, :, :]) ** 2).sum(axis=2))
+    distance[np.arange(len(table)), np.arange(len(table))] = np.inf
+    a, b = sorted(int(k) for k in np.unravel_index(int(np.argmin(distance)), distance.shape))
+    if not distance[a, b] >= min_distance:
+        same = " (every row is the same)" if np.ptp(table, axis=0).max() <= 1e-12 else ""
+        fail(f"{what}: {row_name(a)} and {row_name(b)} are almost the same, expected rows at least "
+             f"{num(min_distance)} apart, got distance {num(distance[a, b])}{same}", got=table, expected=expected)
 
 
 # ---- gradients --------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // Index page: each exercise's progress badge (with what its first pass took: "after 2 runs, 1 hint")
-// and each track's "3 of 19 solved", from what the exercise pages saved in localStorage
-// (mlex:progress:<id> = "solved" | "attempted", mlex:solved-after:<id>), the "Continue" link to where
-// the learner left off, the "Your progress" section that exports and imports it (progress-file.js), and
-// the filters (index-filters.js).
+// and each track's "3 of 19 solved" and "Continue" link, from what the exercise pages saved in localStorage
+// (mlex:progress:<id> = "solved" | "attempted", mlex:solved-after:<id>), the "Continue" link of the whole
+// index to where the learner left off, the "Your progress" section that exports and imports it
+// (progress-file.js), and the filters (index-filters.js).
 // (It reads localStorage itself: importing storage.js would cost every page an extra shared chunk.)
 import { mountFilters } from "./index-filters.js";
 import { collectProgress, MAX_FILE_BYTES, mergeProgress, readProgressFile } from "./progress-file.js";
@@ -43,6 +43,9 @@ function showProgress() {
   let seenLastVisited = false;
   for (const track of document.querySelectorAll(".track")) {
     const trackCounts = { solved: 0, attempted: 0 };
+    let trackFirst = null; // the track's first step not solved yet
+    let trackAfterLastVisited = null; // the same from the step visited last on, when it is in this track
+    let trackHasLastVisited = false;
     const badges = track.querySelectorAll("[data-progress-for]");
     for (const badge of badges) {
       const id = badge.dataset.progressFor;
@@ -54,9 +57,12 @@ function showProgress() {
       item.classList.toggle("is-solved", state === "solved");
       showSolvedAfter(item, state === "solved" ? readSolvedAfter(id) : null);
       seenLastVisited ||= id === lastVisited;
+      trackHasLastVisited ||= id === lastVisited;
       if (state !== "solved") {
         unsolved.push(item);
         if (seenLastVisited) afterLastVisited ??= item;
+        trackFirst ??= item;
+        if (trackHasLastVisited) trackAfterLastVisited ??= item;
       }
       if (known) trackCounts[state] += 1;
     }
@@ -65,6 +71,9 @@ function showProgress() {
     count.textContent = trackCounts.solved + trackCounts.attempted === 0 ? count.dataset.total
       : `${trackCounts.solved} of ${badges.length} solved`
         + (trackCounts.attempted ? ` · ${trackCounts.attempted} attempted` : "");
+    const link = track.querySelector(".track-continue"); // the same, for the track alone
+    showContinue(link, ["verb", "step", "title"].map((part) => link?.querySelector(`.track-continue-${part}`)),
+      trackAfterLastVisited ?? trackFirst, trackCounts.solved + trackCounts.attempted > 0);
     counts.solved += trackCounts.solved;
     counts.attempted += trackCounts.attempted;
     counts.all += badges.length;
@@ -76,7 +85,9 @@ function showProgress() {
       : `You have solved ${counts.solved} of ${counts.all} exercises`
         + (counts.attempted ? ` and attempted ${counts.attempted} more.` : ".");
   }
-  showContinue(afterLastVisited ?? unsolved[0] ?? null, counts.solved + counts.attempted > 0);
+  showContinue(document.getElementById("continue-link"),
+    ["continue-verb", "continue-step", "continue-title"].map((id) => document.getElementById(id)),
+    afterLastVisited ?? unsolved[0] ?? null, counts.solved + counts.attempted > 0);
 }
 
 // "after 2 runs, 1 hint" under the Solved badge (the badge's title says it whole); nothing when not known.
@@ -91,17 +102,18 @@ function showSolvedAfter(item, solvedAfter) {
 
 // "Start with step 1: ..." until something is started, then "Continue with step n: ...": where the learner
 // left off, the exercise page opened last when it is not solved, else the first step not solved after it (or,
-// when there is none after it, the first not solved); hidden once every step is solved.
-function showContinue(item, started) {
-  const link = document.getElementById("continue-link");
+// when there is none after it, the first not solved); hidden once every step is solved. `texts`: the link's
+// verb, step and title elements.
+function showContinue(link, texts, item, started) {
   if (!link) return;
   link.hidden = !item;
   if (!item) return;
   const title = item.querySelector(".exercise-link");
   link.href = title.getAttribute("href");
-  document.getElementById("continue-verb").textContent = started ? "Continue" : "Start";
-  document.getElementById("continue-step").textContent = item.querySelector(".step").textContent;
-  document.getElementById("continue-title").textContent = title.textContent;
+  const [verb, step, titleText] = texts;
+  verb.textContent = started ? "Continue" : "Start";
+  step.textContent = item.querySelector(".step").textContent;
+  titleText.textContent = title.textContent;
 }
 
 function mountProgressTransfer() {

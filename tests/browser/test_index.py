@@ -1,10 +1,12 @@
-"""The index in Chromium: search and filters (kept in the URL, tags as links), parts as sections with their
-steps, summaries, the Continue link, and no layout shift when the saved progress is shown."""
+"""The index in Chromium: search and filters (kept in the URL, tags as links), tracks and their parts as sections
+with their steps, summaries, the Continue links (the index's and each track's), and no layout shift when the saved
+progress is shown."""
 
 from grader.exercise import load_all
 from page_helpers import EXERCISES
 
 EXERCISES_BY_ID = {exercise.id: exercise for exercise in load_all(EXERCISES)}
+IN_INDEX_ORDER = sorted(EXERCISES_BY_ID.values(), key=lambda e: (e.track, e.step))  # tracks alphabetically
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
@@ -48,8 +50,7 @@ def test_search_and_filters_narrow_the_list_and_live_in_the_url(page, base_url):
     # Difficulty and tag together.
     page.select_option("#filter-difficulty", "Hard")
     page.select_option("#filter-tag", "backpropagation")
-    expected = [e.id for e in sorted(EXERCISES_BY_ID.values(), key=lambda e: e.step)
-                if e.difficulty == "Hard" and "backpropagation" in e.tags]
+    expected = [e.id for e in IN_INDEX_ORDER if e.difficulty == "Hard" and "backpropagation" in e.tags]
     assert shown_ids(page) == expected and len(expected) >= 2
     assert "difficulty=Hard" in page.url and "tag=backpropagation" in page.url
 
@@ -80,9 +81,8 @@ def test_tags_link_to_the_filtered_index_from_rows_and_from_exercise_pages(page,
 def test_rows_parts_and_tags_read_well(page, base_url):
     page.set_viewport_size(DESKTOP)
     page.goto(f"{base_url}/index.html")
-    track = sorted(EXERCISES_BY_ID.values(), key=lambda e: e.step)
     # Every row says in one line what the exercise asks.
-    assert page.locator(".exercise-blurb").all_inner_texts() == [e.summary for e in track]
+    assert page.locator(".exercise-blurb").all_inner_texts() == [e.summary for e in IN_INDEX_ORDER]
     # The parts are sections named by their heading, with their range of steps.
     parts = page.locator("section.track-part").evaluate_all("""sections => sections.map(s => [
         document.getElementById(s.getAttribute('aria-labelledby')).firstChild.textContent.trim(),
@@ -126,7 +126,7 @@ def test_the_index_does_not_shift_when_the_progress_is_shown(page, base_url):
 
 def test_start_then_continue_then_all_solved(page, base_url):
     page.goto(f"{base_url}/index.html")
-    first = min(EXERCISES_BY_ID.values(), key=lambda e: e.step)
+    first = IN_INDEX_ORDER[0]
     link = page.locator("#continue-link")
     assert " ".join(link.inner_text().split()) == f"Start with step {first.step} {first.title}"
     page.evaluate("ids => ids.forEach(id => localStorage.setItem(`mlex:progress:${id}`, 'solved'))",
@@ -140,3 +140,45 @@ def test_start_then_continue_then_all_solved(page, base_url):
     assert " ".join(link.inner_text().split()) == "Continue with step 5 Numerically stable softmax"
     link.click()
     page.wait_for_function("document.body.dataset.exerciseId === 'softmax'")
+
+
+def test_each_track_has_its_own_progress_and_continue(page, base_url):
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{base_url}/index.html")
+    tracks = {}
+    for exercise in IN_INDEX_ORDER:
+        tracks.setdefault(exercise.track, []).append(exercise)
+    assert list(tracks) == ["build-gpt", "primitives"]
+    assert page.locator("section.track h2").all_inner_texts() == ["Build GPT", "Primitives"]
+
+    def header(slug):
+        count = page.locator(f"#track-{slug} .track-count").inner_text()
+        link = page.locator(f"#track-{slug} .track-continue")
+        return count, " ".join(link.inner_text().split()) if link.is_visible() else None, link.get_attribute("href")
+
+    # Nothing started: each track offers its own first step.
+    for slug, steps in tracks.items():
+        assert header(slug) == (f"{len(steps)} exercises", f"Start with step 1: {steps[0].title}",
+                                f"exercises/{steps[0].id}/")
+
+    # Progress in both tracks: each counts its own and continues at its own first step not solved.
+    gpt, primitives = tracks["build-gpt"], tracks["primitives"]
+    saved = {gpt[0].id: "solved", primitives[0].id: "solved", primitives[1].id: "attempted"}
+    page.evaluate("saved => Object.entries(saved).forEach(([id, s]) => localStorage.setItem(`mlex:progress:${id}`, s))",
+                  saved)
+    page.reload()
+    assert header("build-gpt") == (f"1 of {len(gpt)} solved", f"Continue with step 2: {gpt[1].title}",
+                                   f"exercises/{gpt[1].id}/")
+    assert header("primitives") == (f"1 of {len(primitives)} solved · 1 attempted",
+                                    f"Continue with step 2: {primitives[1].title}", f"exercises/{primitives[1].id}/")
+    assert page.locator("#progress-summary").inner_text() == (
+        f"You have solved 2 of {len(IN_INDEX_ORDER)} exercises and attempted 1 more.")
+
+    # A track solved to the end has no Continue; the other keeps its own.
+    page.evaluate("ids => ids.forEach(id => localStorage.setItem(`mlex:progress:${id}`, 'solved'))",
+                  [e.id for e in primitives])
+    page.reload()
+    assert header("primitives")[:2] == (f"{len(primitives)} of {len(primitives)} solved", None)
+    assert header("build-gpt")[1] == f"Continue with step 2: {gpt[1].title}"
+    page.locator("#track-build-gpt .track-continue").click()
+    page.wait_for_function(f"document.body.dataset.exerciseId === '{gpt[1].id}'")

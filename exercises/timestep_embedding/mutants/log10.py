@@ -1,0 +1,12 @@
+# Takes log10 of max_period instead of the natural logarithm.
+# expect: log10 was used
+import numpy as np
+
+
+def timestep_embedding(seed, timesteps, dim, max_period=10000):
+    dim = int(dim)
+    t = np.asarray(timesteps, dtype=np.float64).reshape(-1)
+    half = dim // 2
+    angles = t[:, None] * np.exp(-np.log10(max_period) * np.arange(half) / half)
+    table = np.concatenate([np.cos(angles), np.sin(angles), np.zeros((len(t), dim % 2))], axis=1)
+    return table.reshape(-1)
