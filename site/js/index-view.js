@@ -39,8 +39,8 @@ function showProgress() {
   const counts = { solved: 0, attempted: 0, all: 0 };
   const unsolved = []; // the steps not solved yet, in the index's order
   const lastVisited = readStored(LAST_VISITED_KEY);
-  let afterLastVisited = null; // the first step not solved from the one visited last on
-  let seenLastVisited = false;
+  let whereLeftOff = null; // in the track of the step visited last: the first step not solved from it on, or the
+  // track's first not solved
   for (const track of document.querySelectorAll(".track")) {
     const trackCounts = { solved: 0, attempted: 0 };
     let trackFirst = null; // the track's first step not solved yet
@@ -56,11 +56,9 @@ function showProgress() {
       const item = badge.closest(".exercise-item");
       item.classList.toggle("is-solved", state === "solved");
       showSolvedAfter(item, state === "solved" ? readSolvedAfter(id) : null);
-      seenLastVisited ||= id === lastVisited;
       trackHasLastVisited ||= id === lastVisited;
       if (state !== "solved") {
         unsolved.push(item);
-        if (seenLastVisited) afterLastVisited ??= item;
         trackFirst ??= item;
         if (trackHasLastVisited) trackAfterLastVisited ??= item;
       }
@@ -71,9 +69,11 @@ function showProgress() {
     count.textContent = trackCounts.solved + trackCounts.attempted === 0 ? count.dataset.total
       : `${trackCounts.solved} of ${badges.length} solved`
         + (trackCounts.attempted ? ` · ${trackCounts.attempted} attempted` : "");
+    const trackNext = trackAfterLastVisited ?? trackFirst;
+    if (trackHasLastVisited) whereLeftOff = trackNext;
     const link = track.querySelector(".track-continue"); // the same, for the track alone
     showContinue(link, ["verb", "step", "title"].map((part) => link?.querySelector(`.track-continue-${part}`)),
-      trackAfterLastVisited ?? trackFirst, trackCounts.solved + trackCounts.attempted > 0);
+      trackNext, trackCounts.solved + trackCounts.attempted > 0);
     counts.solved += trackCounts.solved;
     counts.attempted += trackCounts.attempted;
     counts.all += badges.length;
@@ -87,7 +87,7 @@ function showProgress() {
   }
   showContinue(document.getElementById("continue-link"),
     ["continue-verb", "continue-step", "continue-title"].map((id) => document.getElementById(id)),
-    afterLastVisited ?? unsolved[0] ?? null, counts.solved + counts.attempted > 0);
+    whereLeftOff ?? unsolved[0] ?? null, counts.solved + counts.attempted > 0);
 }
 
 // "after 2 runs, 1 hint" under the Solved badge (the badge's title says it whole); nothing when not known.
@@ -101,9 +101,10 @@ function showSolvedAfter(item, solvedAfter) {
 }
 
 // "Start with step 1: ..." until something is started, then "Continue with step n: ...": where the learner
-// left off, the exercise page opened last when it is not solved, else the first step not solved after it (or,
-// when there is none after it, the first not solved); hidden once every step is solved. `texts`: the link's
-// verb, step and title elements.
+// left off, the exercise page opened last when it is not solved, else the first step of its track not solved
+// after it (or, when there is none after it, the track's first not solved; when the track is all solved, the
+// first step not solved of any track); hidden once every step is solved. `texts`: the link's verb, step and
+// title elements.
 function showContinue(link, texts, item, started) {
   if (!link) return;
   link.hidden = !item;
