@@ -457,11 +457,9 @@ def expect_distribution(samples, cdf, *, law, false_failure=FALSE_FAILURE, what=
     distance, x, fraction, expected = ks_distance(samples, cdf)
     if distance <= threshold:
         return
-    hint = ""
-    for wrong, words in (mistakes() if callable(mistakes) else mistakes):
-        if ks_distance(samples, wrong)[0] <= threshold:
-            hint = f" ({words})"
-            break
+    fitting = [(ks_distance(samples, wrong)[0], words) for wrong, words in (mistakes() if callable(mistakes) else mistakes)]
+    fitting = [(d, words) for d, words in fitting if d <= threshold]
+    hint = f" ({min(fitting, key=lambda f: f[0])[1]})" if fitting else ""
     fail(f"{what} do not follow {law}: a fraction {fraction:.4f} of the {samples.size} draws lie at or below "
          f"{num(x)}, where {expected:.4f} should (Kolmogorov-Smirnov distance {distance:.4f}, more than the "
          f"{threshold:.4f} a correct solution exceeds with probability below {false_failure:g}){hint}")
