@@ -7,7 +7,7 @@ import pytest
 
 from grader.core.checks import Failed, expect_close, precision_of
 from grader.core.testkit import (Diagnosis, as_dict, as_float, as_int, as_int_list, binomial_range,
-                                 bounded_moments_range, call, call_many, compare, diagnose, expect_count,
+                                 bounded_moments_range, call, call_flat, call_many, compare, diagnose, expect_count,
                                  expect_distribution, expect_frequencies, expect_gradient, expect_moments,
                                  expect_seeded, expect_value_error, expected_got, items, ks_distance, ks_threshold,
                                  normal_cdf, normal_moments_range, num, num_pair, numeric_gradient,
@@ -275,3 +275,13 @@ def test_expect_value_error_wants_the_value_named():
                                                                             naming="fan_sum", what="f('fan_sum')")
     assert failure(expect_value_error, lambda mode: None, "x", naming="x", what="f('x')") == \
         "f('x') should raise ValueError naming 'x', but it returned without an error"
+
+
+def test_call_flat_wants_the_natural_shape_flattened():
+    assert call_flat(lambda seed, r, c: np.zeros((r, c)).reshape(-1), 0, 2, 3, shape=(2, 3)).value.shape == (6,)
+    for natural in ((2, 3), (3, 2)):
+        assert failure(call_flat, lambda seed, r, c: np.zeros(natural), 0, 2, 3, shape=(2, 3), what="f(0, 2, 3)") == \
+            (f"f(0, 2, 3): expected shape (6,), got {natural} (that is the {natural[0]} x {natural[1]} array itself: "
+             f"return it flattened, .reshape(-1))")
+    assert failure(call_flat, lambda seed, r, c: np.zeros(5), 0, 2, 3, shape=(2, 3), what="f(0, 2, 3)") == \
+        "f(0, 2, 3): expected shape (6,), got (5,)"

@@ -9,8 +9,8 @@ import math
 import numpy as np
 
 from grader.core.checks import fail
-from grader.core.testkit import (call, expect_distribution, expect_moments, expect_seeded, expect_value_error,
-                                 normal_cdf, normal_moments_range, num, uniform_cdf)
+from grader.core.testkit import (call, call_flat, expect_distribution, expect_moments, expect_seeded,
+                                 expect_value_error, normal_cdf, normal_moments_range, num, uniform_cdf)
 
 FALSE_FAILURE = 1e-11
 FAN_IN, FAN_OUT = 120, 500          # 60000 draws: KS threshold 0.0147
@@ -36,13 +36,8 @@ def _wrong_stds(fan_in, fan_out, nonlinearity):
 
 
 def _weights(kaiming_normal, seed, fan_in, fan_out, nonlinearity):
-    def hint(shape):
-        if shape in ((fan_in, fan_out), (fan_out, fan_in)):
-            return "that is the matrix: flatten it with .reshape(-1)"
-        return ""
     what = f"kaiming_normal({seed}, {fan_in}, {fan_out}, {nonlinearity!r})"
-    got, _, _ = call(kaiming_normal, seed, fan_in, fan_out, nonlinearity, what=what, shape=(fan_in * fan_out,),
-                     shape_hint=hint)
+    got, _, _ = call_flat(kaiming_normal, seed, fan_in, fan_out, nonlinearity, what=what, shape=(fan_in, fan_out))
     return got, what
 
 

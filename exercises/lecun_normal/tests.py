@@ -10,8 +10,8 @@ import math
 import numpy as np
 
 from grader.core.checks import fail
-from grader.core.testkit import (bounded_moments_range, call, expect_distribution, expect_moments, expect_seeded,
-                                 normal_cdf, num, truncated_normal_cdf, uniform_cdf)
+from grader.core.testkit import (bounded_moments_range, call, call_flat, expect_distribution, expect_moments,
+                                 expect_seeded, normal_cdf, num, truncated_normal_cdf, uniform_cdf)
 
 FALSE_FAILURE = 1e-11
 TRUNCATED_STD = 0.87962566103423978     # std of N(0, 1) truncated to [-2, 2]
@@ -37,12 +37,8 @@ def _mistakes(fan_in, fan_out):
 
 
 def _weights(lecun_normal, seed, fan_in, fan_out):
-    def hint(shape):
-        if shape in ((fan_in, fan_out), (fan_out, fan_in)):
-            return "that is the matrix: flatten it with .reshape(-1)"
-        return ""
     what = f"lecun_normal({seed}, {fan_in}, {fan_out})"
-    got, _, _ = call(lecun_normal, seed, fan_in, fan_out, what=what, shape=(fan_in * fan_out,), shape_hint=hint)
+    got, _, _ = call_flat(lecun_normal, seed, fan_in, fan_out, what=what, shape=(fan_in, fan_out))
     return got, what
 
 

@@ -10,9 +10,9 @@ import math
 import numpy as np
 
 from grader.core.checks import fail
-from grader.core.testkit import (bounded_moments_range, call, expect_distribution, expect_moments, expect_seeded,
-                                 expect_value_error, normal_cdf, normal_moments_range, num, truncated_normal_cdf,
-                                 uniform_cdf)
+from grader.core.testkit import (bounded_moments_range, call, call_flat, expect_distribution, expect_moments,
+                                 expect_seeded, expect_value_error, normal_cdf, normal_moments_range, num,
+                                 truncated_normal_cdf, uniform_cdf)
 
 FALSE_FAILURE = 1e-11
 TRUNCATED_STD = 0.87962566103423978     # std of N(0, 1) truncated to [-2, 2]
@@ -62,13 +62,9 @@ def _mistakes(fan_in, fan_out, scale, mode, distribution):
 
 
 def _weights(variance_scaling, seed, fan_in, fan_out, scale, mode, distribution):
-    def hint(shape):
-        if shape in ((fan_in, fan_out), (fan_out, fan_in)):
-            return "that is the matrix: flatten it with .reshape(-1)"
-        return ""
     what = f"variance_scaling({seed}, {fan_in}, {fan_out}, {scale}, {mode!r}, {distribution!r})"
-    got, _, _ = call(variance_scaling, seed, fan_in, fan_out, scale, mode, distribution, what=what,
-                     shape=(fan_in * fan_out,), shape_hint=hint)
+    got, _, _ = call_flat(variance_scaling, seed, fan_in, fan_out, scale, mode, distribution, what=what,
+                          shape=(fan_in, fan_out))
     return got, what
 
 

@@ -6,6 +6,7 @@
   ("expected -0.5, got -0.49999994").
 - `call`, `call_many`: call the learner's function and get its result as checked float64 arrays (not None,
   an ndarray, precise enough, the right shape, with a hint for a telling wrong shape).
+- `call_flat`: `call` for a result returned flattened from its natural shape (the primitives track's convention).
 - `checked_array`: the same checks on a result already in hand.
 - `items`, `as_dict`, `as_float`, `as_int`, `as_int_list`: other results (tuples, dicts, numbers, ids),
   type-checked with hints.
@@ -32,7 +33,7 @@ import numpy as np
 from grader.core.checks import as_array, fail, precision_of, type_name
 from grader.core.numbers import expected_got, num, num_pair
 
-__all__ = ["Called", "Diagnosis", "as_dict", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many",
+__all__ = ["Called", "Diagnosis", "as_dict", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_flat", "call_many",
            "checked_array", "compare", "diagnose", "expect_count", "expect_frequencies", "expect_gradient",
            "expected_got", "items", "num", "num_pair", "numeric_gradient",
            "normal_cdf", "uniform_cdf", "truncated_normal_cdf", "truncated_normal_moments", "ks_distance",
@@ -60,6 +61,18 @@ def call(entry, *args, what=None, shape=None, shape_hint=None, precision=None, *
     result = entry(*args, **kwargs)
     value = checked_array(result, precision, what=what, shape=shape, shape_hint=shape_hint)
     return Called(value, precision, what)
+
+
+def call_flat(entry, *args, shape, what=None, precision=None, **kwargs):
+    """`call` for functions that return their natural `shape` flattened (`.reshape(-1)`): the result must
+    have shape (prod(shape),), and one of the natural shape (or its transpose) is told to flatten it."""
+    shape = tuple(int(n) for n in shape)
+
+    def hint(got):
+        if got in (shape, shape[::-1]) and len(shape) > 1:
+            return f"that is the {' x '.join(map(str, got))} array itself: return it flattened, .reshape(-1)"
+        return ""
+    return call(entry, *args, what=what, shape=(math.prod(shape),), shape_hint=hint, precision=precision, **kwargs)
 
 
 def call_many(entry, *args, names, shapes=None, what=None, shape_hint=None, precision=None, **kwargs):

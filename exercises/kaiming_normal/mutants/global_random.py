@@ -9,6 +9,5 @@ def kaiming_normal(seed, fan_in, fan_out, nonlinearity="relu"):
     if nonlinearity not in GAINS:
         raise ValueError(f"unknown nonlinearity {nonlinearity!r}")
     gain = GAINS[nonlinearity]
-    rng = np.random.default_rng(seed)
     size = int(fan_in) * int(fan_out)
     return np.random.normal(0.0, gain / np.sqrt(int(fan_in)), size)

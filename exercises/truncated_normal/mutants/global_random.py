@@ -7,7 +7,6 @@ import numpy as np
 
 def truncated_normal(seed, n, std=1.0, lower=-2.0, upper=2.0):
     n = int(n)
-    rng = np.random.default_rng(seed)
     inside = 0.5 * (math.erf(upper / math.sqrt(2)) - math.erf(lower / math.sqrt(2)))
     out = np.empty(0)
     while out.size < n:

@@ -1,5 +1,5 @@
 # Returns the (fan_in, fan_out) matrix without flattening it.
-# expect: flatten it with .reshape(-1)
+# expect: return it flattened, .reshape(-1)
 import numpy as np
 
 
