@@ -12,7 +12,7 @@ import numpy as np
 from grader.core.checks import fail
 from grader.core.testkit import binomial_range, call, expect_frequencies, expect_seeded, num
 
-FALSE_FAILURE = 1e-11  # per statistical check; this file has 4 of them
+FALSE_FAILURE = 1e-11  # per statistical check; this file has 3 of them
 
 
 def _mask(dropout_mask, seed, n, p):

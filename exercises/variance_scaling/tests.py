@@ -1,7 +1,7 @@
 """Hidden tests for variance_scaling(seed, fan_in, fan_out, scale, mode, distribution).
 
 No test assumes a particular sequence of draws.  Statistical checks fail a correct solution with
-probability below 1e-11 each (each states its bound); there are 8 of them, so below 1e-10 in all.  The
+probability below 1e-11 each (each states its bound); there are 9 of them, so below 1e-10 in all.  The
 bound checks are exact.
 """
 
