@@ -7,9 +7,12 @@ import pytest
 
 from grader.core import testkit
 from grader.core.checks import Failed, expect_close, precision_of
-from grader.core.testkit import (Diagnosis, as_dict, as_float, as_int, as_int_list, binomial_range, call, call_many,
-                                 compare, diagnose, expect_count, expect_frequencies, expect_gradient, expected_got,
-                                 items, num, num_pair, numeric_gradient, python_ints)
+from grader.core.testkit import (Diagnosis, as_dict, as_float, as_int, as_int_list, binomial_range,
+                                 bounded_moments_range, call, call_flat, call_many, compare, diagnose, expect_count,
+                                 expect_distribution, expect_frequencies, expect_gradient, expect_moments,
+                                 expect_seeded, expect_value_error, expected_got, items, ks_distance, ks_threshold,
+                                 normal_cdf, normal_moments_range, num, num_pair, numeric_gradient, python_ints,
+                                 truncated_normal_cdf, truncated_normal_moments, uniform_cdf)
 
 
 def failure(function, *args, **kwargs):
@@ -214,3 +217,108 @@ def test_frequencies_that_do_not_fit_fail_with_the_counts():
     expect_count(50, 100, 0.5)
     assert failure(expect_count, 90, 100, 0.5, what="kept entries").startswith(
         "kept entries: 90 of 100 (0.900), expected between ")
+
+
+def test_exact_cdfs():
+    assert normal_cdf(np.array([0.0, 1.959963984540054, -1.959963984540054])) == pytest.approx([0.5, 0.975, 0.025])
+    assert float(normal_cdf(-10.0)) == pytest.approx(7.619853024160527e-24, rel=1e-12)   # erfc keeps the far tail
+    assert normal_cdf(np.array([3.0]), mean=1.0, std=2.0) == pytest.approx(normal_cdf(np.array([1.0])))
+    assert uniform_cdf(np.array([-2.0, 0.0, 0.5, 2.0]), -1.0, 1.0).tolist() == [0.0, 0.5, 0.75, 1.0]
+    assert truncated_normal_cdf(np.array([-3.0, -2.0, 0.0, 2.0, 3.0]), -2.0, 2.0).tolist() == \
+        pytest.approx([0.0, 0.0, 0.5, 1.0, 1.0])
+    mean, variance = truncated_normal_moments(-2.0, 2.0)
+    assert mean == pytest.approx(0.0, abs=1e-15) and math.sqrt(variance) == pytest.approx(0.87962566103423978)
+    draws = np.random.default_rng(0).standard_normal(400_000)
+    inside = draws[(draws >= 0.5) & (draws <= 2.5)]
+    mean, variance = truncated_normal_moments(0.5, 2.5)
+    assert inside.mean() == pytest.approx(mean, abs=0.005) and inside.var() == pytest.approx(variance, abs=0.005)
+
+
+def test_ks_distance_is_the_largest_gap_of_the_empirical_cdf():
+    samples = np.array([0.9, 0.1, 0.5, 0.45])
+    grid = np.linspace(-0.5, 1.5, 20001)
+    steps = (samples[None, :] <= grid[:, None]).mean(axis=1)
+    below = (samples[None, :] < grid[:, None]).mean(axis=1)
+    brute = max(np.abs(steps - uniform_cdf(grid, 0, 1)).max(), np.abs(below - uniform_cdf(grid, 0, 1)).max())
+    distance, x, fraction, expected = ks_distance(samples, lambda v: uniform_cdf(v, 0, 1))
+    assert distance == pytest.approx(brute, abs=1e-4) and (x, fraction, expected) == (0.5, 0.75, 0.5)
+
+
+@pytest.mark.parametrize("law", ["normal", "uniform"])
+def test_the_statistical_checks_fail_a_correct_sample_no_more_often_than_stated(law):
+    # At a false-failure probability of 5 %, 2000 samples of 40 correct draws each fail at most about 5 % of the
+    # time (the bounds are conservative: far fewer fail); at 1e-6, none does.
+    rng = np.random.default_rng(1)
+    n, trials = 40, 2000
+    if law == "normal":
+        cdf, ranges = (lambda x: normal_cdf(x, 0.0, 2.0)), (lambda a: normal_moments_range(n, 0.0, 2.0, a))
+        samples = rng.normal(0.0, 2.0, (trials, n))
+    else:
+        cdf, ranges = (lambda x: uniform_cdf(x, -1.0, 1.0)), (lambda a: bounded_moments_range(n, 0.0, 1 / 3, -1, 1, a))
+        samples = rng.uniform(-1.0, 1.0, (trials, n))
+    for false_failure, most in ((0.05, 0.05 * trials + 3 * math.sqrt(0.05 * trials)), (1e-6, 0)):
+        ks_failures = sum(ks_distance(sample, cdf)[0] > ks_threshold(n, false_failure) for sample in samples)
+        (low_mean, high_mean), (low_var, high_var) = ranges(false_failure)
+        moment_failures = sum(not (low_mean <= sample.mean() <= high_mean and low_var <= np.mean(sample ** 2) <= high_var)
+                              for sample in samples)
+        assert ks_failures <= most and moment_failures <= most
+
+
+def test_a_wrong_distribution_fails_with_the_closest_mistake():
+    draws = np.random.default_rng(2).normal(0.0, 1.3, 20000)
+    expect_distribution(draws, lambda x: normal_cdf(x, 0.0, 1.3), law="N(0, 1.3²)", false_failure=1e-11)
+    message = failure(expect_distribution, draws, lambda x: normal_cdf(x, 0.0, 1.0), law="N(0, 1)",
+                      false_failure=1e-11, what="the draws of f(0)",
+                      mistakes=[(lambda x: normal_cdf(x, 0.0, 1.25), "std 1.25"),
+                                (lambda x: normal_cdf(x, 0.0, 1.3), "std 1.3"),
+                                (lambda x: uniform_cdf(x, -2, 2), "uniform")])
+    assert message.startswith("the draws of f(0) do not follow N(0, 1): a fraction ")
+    assert "more than the 0.0255 a correct solution exceeds with probability below 1e-11) (std 1.3)" in message
+    message = failure(expect_moments, draws, normal_moments_range(draws.size, 0.0, 1.0, 1e-11), law="N(0, 1)",
+                      mean=0.0, variance=1.0, false_failure=1e-11, what="the draws",
+                      mistakes=[(1.69, "std 1.3"), (4.0, "std 2")])
+    assert message.startswith("the draws: their variance is 1.6") and message.endswith("(std 1.3)")
+    shifted = failure(expect_moments, draws + 1.0, normal_moments_range(draws.size, 0.0, 1.3, 1e-11), law="N(0, 1.69)",
+                      mean=0.0, variance=1.69)
+    assert "their mean is 1.0" in shifted and "but N(0, 1.69) has mean 0" in shifted
+
+
+def test_expect_seeded_wants_the_seed_and_only_the_seed():
+    def seeded(seed, n):
+        return np.random.default_rng(seed).random(int(n))
+
+    def global_state(seed, n):
+        return np.random.random(int(n))
+
+    def seed_ignored(seed, n):
+        return np.random.default_rng(0).random(int(n))
+
+    expect_seeded(seeded, 5, what="f(seed, 5)")
+    assert "gave two different results for the same seed 0" in failure(expect_seeded, global_state, 5, what="f(seed, 5)")
+    assert failure(expect_seeded, seed_ignored, 5, what="f(seed, 5)") == \
+        "f(seed, 5) gave the same result for seeds 0 and 1: the seed should change the draws (np.random.default_rng(seed))"
+
+
+def test_expect_value_error_wants_the_value_named():
+    def checked(mode):
+        if mode != "fan_in":
+            raise ValueError(f"unknown mode {mode!r}")
+
+    def vague(mode):
+        raise ValueError("bad mode")
+
+    expect_value_error(checked, "fan_sum", naming="fan_sum", what="f('fan_sum')")
+    assert "its message should name the invalid value 'fan_sum'" in failure(expect_value_error, vague, "fan_sum",
+                                                                            naming="fan_sum", what="f('fan_sum')")
+    assert failure(expect_value_error, lambda mode: None, "x", naming="x", what="f('x')") == \
+        "f('x') should raise ValueError naming 'x', but it returned without an error"
+
+
+def test_call_flat_wants_the_natural_shape_flattened():
+    assert call_flat(lambda seed, r, c: np.zeros((r, c)).reshape(-1), 0, 2, 3, shape=(2, 3)).value.shape == (6,)
+    for natural in ((2, 3), (3, 2)):
+        assert failure(call_flat, lambda seed, r, c: np.zeros(natural), 0, 2, 3, shape=(2, 3), what="f(0, 2, 3)") == \
+            (f"f(0, 2, 3): expected shape (6,), got {natural} (that is the {natural[0]} x {natural[1]} array itself: "
+             f"return it flattened, .reshape(-1))")
+    assert failure(call_flat, lambda seed, r, c: np.zeros(5), 0, 2, 3, shape=(2, 3), what="f(0, 2, 3)") == \
+        "f(0, 2, 3): expected shape (6,), got (5,)"

@@ -6,6 +6,7 @@
   ("expected -0.5, got -0.49999994").
 - `call`, `call_many`: call the learner's function and get its result as checked float64 arrays (not None,
   an ndarray, precise enough, the right shape, with a hint for a telling wrong shape).
+- `call_flat`: `call` for a result returned flattened from its natural shape (the primitives track's convention).
 - `checked_array`: the same checks on a result already in hand.
 - `items`, `as_dict`, `as_float`, `as_int`, `as_int_list`: other results (tuples, dicts, numbers, ids),
   type-checked with hints; `python_ints` refuses numpy integers where Python ints are asked, saying whether
@@ -17,6 +18,11 @@
 - `numeric_gradient`, `expect_gradient`: central differences, entry by entry.
 - `binomial_range`, `expect_count`, `expect_frequencies`: counts of random results, checked with a stated
   probability of failing a correct solution.
+- `normal_cdf`, `uniform_cdf`, `truncated_normal_cdf`, `ks_distance`, `ks_threshold`, `expect_distribution`:
+  draws against an exact CDF (Kolmogorov-Smirnov, threshold from the DKW inequality).
+- `normal_moments_range`, `bounded_moments_range`, `expect_moments`: mean and variance with stated bounds.
+- `expect_seeded`: same seed, same result; different seeds, different results.
+- `expect_value_error`: a ValueError naming the invalid value.
 
 Like checks.py, nothing here calls a method of the learner's result: it is looked at through `as_array` copies.
 """
@@ -29,12 +35,15 @@ import numpy as np
 from grader.core.checks import as_array, fail, precision_of, type_got, type_name
 from grader.core.numbers import expected_got, num, num_pair
 
-__all__ = ["Called", "Diagnosis", "as_dict", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_many",
-           "checked_array", "compare", "diagnose", "expect_count", "expect_distinct_rows", "expect_frequencies",
-           "expect_gradient",
-           "expected_got", "items", "num", "num_pair", "numeric_gradient"]
+__all__ = ["Called", "Diagnosis", "as_dict", "as_float", "as_int", "as_int_list", "binomial_range", "call", "call_flat",
+           "call_many", "checked_array", "compare", "diagnose", "expect_count", "expect_distinct_rows",
+           "expect_frequencies", "expect_gradient", "expected_got", "items", "num", "num_pair", "numeric_gradient",
+           "python_ints", "normal_cdf", "uniform_cdf", "truncated_normal_cdf", "truncated_normal_moments",
+           "ks_distance", "ks_threshold", "expect_distribution", "normal_moments_range", "bounded_moments_range",
+           "expect_moments", "expect_seeded", "expect_value_error"]
 
 FALSE_FAILURE = 1e-6  # default chance that a statistical check fails a correct solution
+DIAGNOSIS_POINTS = 4000  # order statistics expect_distribution looks at to name a mistake
 
 
 # ---- calling the learner's function ---------------------------------------------------------------
@@ -55,6 +64,18 @@ def call(entry, *args, what=None, shape=None, shape_hint=None, precision=None, *
     result = entry(*args, **kwargs)
     value = checked_array(result, precision, what=what, shape=shape, shape_hint=shape_hint)
     return Called(value, precision, what)
+
+
+def call_flat(entry, *args, shape, what=None, precision=None, **kwargs):
+    """`call` for functions that return their natural `shape` flattened (`.reshape(-1)`): the result must
+    have shape (prod(shape),), and one of the natural shape (or its transpose) is told to flatten it."""
+    shape = tuple(int(n) for n in shape)
+
+    def hint(got):
+        if got in (shape, shape[::-1]) and len(shape) > 1:
+            return f"that is the {' x '.join(map(str, got))} array itself: return it flattened, .reshape(-1)"
+        return ""
+    return call(entry, *args, what=what, shape=(math.prod(shape),), shape_hint=hint, precision=precision, **kwargs)
 
 
 def call_many(entry, *args, names, shapes=None, what=None, shape_hint=None, precision=None, **kwargs):
@@ -455,3 +476,162 @@ def expect_frequencies(counts, p, *, false_failure=FALSE_FAILURE, what="the draw
 
 def _list(values):
     return "[" + ", ".join(num(round(v, 3)) for v in values) + "]"
+
+
+# ---- random results: distributions and moments ----------------------------------------------------
+# Each check fails a correct solution with probability at most `false_failure`, from a bound that holds for
+# every sample size (no asymptotics): DKW for the Kolmogorov-Smirnov distance, Chernoff's bound for the
+# mean of normal draws, Laurent and Massart's for their variance, Hoeffding's for bounded draws.
+
+def normal_cdf(x, mean=0.0, std=1.0):
+    """P(X <= x) for X ~ N(mean, std²), entry by entry (math.erfc, accurate in the far tails too)."""
+    values = (np.asarray(x, dtype=np.float64) - mean) / (std * math.sqrt(2.0))
+    return np.array([0.5 * math.erfc(-v) for v in values.reshape(-1).tolist()]).reshape(values.shape)
+
+
+def uniform_cdf(x, low, high):
+    """P(X <= x) for X ~ U(low, high)."""
+    return np.clip((np.asarray(x, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
+
+
+def truncated_normal_cdf(x, lower, upper, std=1.0):
+    """P(X <= x) for X = std * Z, Z a standard normal truncated to [lower, upper] (bounds in standard units)."""
+    low, high = (float(v) for v in normal_cdf(np.array([lower, upper])))
+    inside = np.clip(np.asarray(x, dtype=np.float64) / std, lower, upper)
+    return np.clip((normal_cdf(inside) - low) / (high - low), 0.0, 1.0)
+
+
+def truncated_normal_moments(lower, upper):
+    """(mean, variance) of a standard normal truncated to [lower, upper]."""
+    def density(v):
+        return math.exp(-v * v / 2) / math.sqrt(2 * math.pi)
+    mass = 0.5 * (math.erfc(-upper / math.sqrt(2)) - math.erfc(-lower / math.sqrt(2)))
+    mean = (density(lower) - density(upper)) / mass
+    second = 1 + (lower * density(lower) - upper * density(upper)) / mass
+    return mean, second - mean * mean
+
+
+def ks_distance(samples, cdf):
+    """(D, x, below, expected): the Kolmogorov-Smirnov distance D = sup_x |F_n(x) - F(x)| between the
+    samples' empirical CDF F_n and `cdf` (a function of an array), the sample x where it is reached, the
+    fraction of samples at or below x there (or strictly below, whichever is farther) and F(x)."""
+    x = np.sort(np.asarray(samples, dtype=np.float64).reshape(-1))
+    n = x.size
+    expected = np.asarray(cdf(x), dtype=np.float64)
+    above = np.arange(1, n + 1) / n - expected       # F_n(x_i) - F(x_i)
+    below = expected - np.arange(0, n) / n           # F(x_i) - F_n(x_i^-)
+    i, j = int(np.argmax(above)), int(np.argmax(below))
+    if above[i] >= below[j]:
+        return float(above[i]), float(x[i]), (i + 1) / n, float(expected[i])
+    return float(below[j]), float(x[j]), j / n, float(expected[j])
+
+
+def _thinned_ks_distance(ordered, cdf, step):
+    """The Kolmogorov-Smirnov distance of sorted samples to `cdf`, looked at every `step`-th order statistic only:
+    within step / n of the exact distance."""
+    n = ordered.size
+    index = np.arange(step - 1, n, step)
+    expected = np.asarray(cdf(ordered[index]), dtype=np.float64)
+    return float(max(np.max((index + 1) / n - expected), np.max(expected - (index + 1 - step) / n)))
+
+
+def ks_threshold(n, false_failure=FALSE_FAILURE):
+    """The distance eps with P(D_n > eps) <= false_failure for n independent draws from a continuous CDF:
+    the Dvoretzky-Kiefer-Wolfowitz inequality with Massart's constant, P(D_n > eps) <= 2 exp(-2 n eps²)."""
+    return math.sqrt(math.log(2.0 / false_failure) / (2.0 * n))
+
+
+def expect_distribution(samples, cdf, *, law, false_failure=FALSE_FAILURE, what="the draws", mistakes=()):
+    """Fail when `samples` (independent draws) do not fit `cdf`, the continuous CDF of `law` (its name for
+    the message, "U(-0.5, 0.5)"): their Kolmogorov-Smirnov distance exceeds `ks_threshold`, which a
+    correct solution does with probability at most `false_failure`.  `mistakes` lists (cdf, hint): the
+    first one the samples do fit is named in the message."""
+    samples = np.asarray(samples, dtype=np.float64).reshape(-1)
+    threshold = ks_threshold(samples.size, false_failure)
+    distance, x, fraction, expected = ks_distance(samples, cdf)
+    if distance <= threshold:
+        return
+    # Naming a mistake needs no exact statistic: every k-th order statistic (at most DIAGNOSIS_POINTS of them)
+    # gives the distance to within k / n, at a fraction of the CDF evaluations (math.erfc is slow in Pyodide).
+    ordered = np.sort(samples)
+    step = max(1, -(-samples.size // DIAGNOSIS_POINTS))
+    fitting = [(_thinned_ks_distance(ordered, wrong, step), words)
+               for wrong, words in (mistakes() if callable(mistakes) else mistakes)]
+    fitting = [(d, words) for d, words in fitting if d <= threshold]
+    hint = f" ({min(fitting, key=lambda f: f[0])[1]})" if fitting else ""
+    fail(f"{what} do not follow {law}: a fraction {fraction:.4f} of the {samples.size} draws lie at or below "
+         f"{num(x)}, where {expected:.4f} should (Kolmogorov-Smirnov distance {distance:.4f}, more than the "
+         f"{threshold:.4f} a correct solution exceeds with probability below {false_failure:g}){hint}")
+
+
+def normal_moments_range(n, mean, std, false_failure=FALSE_FAILURE):
+    """((low, high) of the mean, (low, high) of the mean square deviation from `mean`) of n draws from
+    N(mean, std²): each of the four tails has probability at most false_failure / 4 (Chernoff's bound for
+    the mean; Laurent and Massart's chi-square bounds, P(S >= n + 2 sqrt(n t) + 2t) <= e^-t and
+    P(S <= n - 2 sqrt(n t)) <= e^-t, for the sum of squares S)."""
+    t = math.log(4.0 / false_failure)
+    spread = std * math.sqrt(2.0 * t / n)
+    variance = std * std
+    return ((mean - spread, mean + spread),
+            (variance * max(0.0, 1 - 2 * math.sqrt(t / n)), variance * (1 + 2 * math.sqrt(t / n) + 2 * t / n)))
+
+
+def bounded_moments_range(n, mean, variance, low, high, false_failure=FALSE_FAILURE):
+    """The same ranges for n draws of a distribution on [low, high] with this mean and variance, from
+    Hoeffding's inequality for the mean and for the mean square deviation (each at false_failure / 2)."""
+    t = math.sqrt(math.log(4.0 / false_failure) / (2.0 * n))
+    square = max(low - mean, high - mean, key=abs) ** 2
+    return ((mean - (high - low) * t, mean + (high - low) * t),
+            (max(0.0, variance - square * t), variance + square * t))
+
+
+def expect_moments(samples, ranges, *, law, mean, variance, false_failure=FALSE_FAILURE, what="the draws",
+                   mistakes=()):
+    """Fail when the samples' mean or mean square deviation from `mean` (their variance about the known
+    mean) lies outside `ranges`, from `normal_moments_range` or `bounded_moments_range` at
+    `false_failure`.  `mistakes` lists (variance, hint): the one closest to the samples' is named."""
+    samples = np.asarray(samples, dtype=np.float64).reshape(-1)
+    (low_mean, high_mean), (low_var, high_var) = ranges
+    got_mean = float(samples.mean())
+    got_var = float(np.mean((samples - mean) ** 2))
+    bound = f"a correct solution falls outside with probability below {false_failure:g}"
+    if not low_mean <= got_mean <= high_mean:
+        fail(f"{what}: their mean is {num(got_mean)}, but {law} has mean {num(mean)} (the mean of "
+             f"{samples.size} draws lies between {num(low_mean)} and {num(high_mean)}; {bound})")
+    if not low_var <= got_var <= high_var:
+        found = [(abs(math.log(wrong / got_var)), words) for wrong, words in mistakes if wrong > 0 and got_var > 0]
+        hint = f" ({min(found)[1]})" if found and min(found)[0] < 0.1 else ""
+        fail(f"{what}: their variance is {num(got_var)}, but {law} has variance {num(variance)} (std "
+             f"{num(math.sqrt(variance))}; the variance of {samples.size} draws lies between {num(low_var)} and "
+             f"{num(high_var)}; {bound}){hint}")
+
+
+# ---- seeded results ----------------------------------------------------------------------------------
+
+def expect_seeded(entry, *args, seeds=range(20), what, precision=None):
+    """Fail unless `entry(seed, *args)` gives the same result twice for a seed, and a different result for
+    each of `seeds` (pass arguments for which a correct solution's results differ, e.g. p > 0, n > 1)."""
+    first, _, _ = call(entry, seeds[0], *args, what=what, precision=precision)
+    again, _, _ = call(entry, seeds[0], *args, what=what, precision=precision)
+    if not np.array_equal(first, again, equal_nan=True):
+        fail(f"{what} gave two different results for the same seed {seeds[0]}: draw every random number from "
+             f"np.random.default_rng(seed), never from np.random.* or the random module")
+    seen = {}
+    for seed in seeds:
+        got, _, _ = call(entry, seed, *args, what=what, precision=precision)
+        key = got.tobytes()
+        if key in seen:
+            fail(f"{what} gave the same result for seeds {seen[key]} and {seed}: the seed should change the draws "
+                 f"(np.random.default_rng(seed))")
+        seen[key] = seed
+
+
+def expect_value_error(entry, *args, naming, what):
+    """Fail unless `entry(*args)` raises ValueError with a message that names `naming` (the invalid value)."""
+    try:
+        entry(*args)
+    except ValueError as exc:
+        if naming not in str(exc):
+            fail(f"{what} raised ValueError({str(exc)!r}): its message should name the invalid value {naming!r}")
+        return
+    fail(f"{what} should raise ValueError naming {naming!r}, but it returned without an error")

@@ -1,0 +1,14 @@
+# Multiplies by gain squared (2 for ReLU) instead of the gain.
+# expect: looks like the standard deviation was multiplied by gain squared
+import numpy as np
+
+GAINS = {"relu": np.sqrt(2.0), "linear": 1.0, "tanh": 5.0 / 3.0}
+
+
+def kaiming_normal(seed, fan_in, fan_out, nonlinearity="relu"):
+    if nonlinearity not in GAINS:
+        raise ValueError(f"unknown nonlinearity {nonlinearity!r}")
+    gain = GAINS[nonlinearity]
+    rng = np.random.default_rng(seed)
+    size = int(fan_in) * int(fan_out)
+    return rng.normal(0.0, gain ** 2 / np.sqrt(int(fan_in)), size)

@@ -1,0 +1,6 @@
+# Draws a plain normal with variance 1 / fan_in instead of the truncated normal.
+# expect: looks like the draws are a plain normal
+
+
+def lecun_normal(seed, fan_in, fan_out):
+    return variance_scaling(seed, int(fan_in), int(fan_out), 1.0, "fan_in", "normal")
