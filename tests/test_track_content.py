@@ -126,4 +126,6 @@ def test_every_primitive_takes_the_seed_first(exercise):
         entry = next(node for node in ast.parse(text).body
                      if isinstance(node, ast.FunctionDef) and node.name == exercise.entry)
         assert entry.args.args[0].arg == "seed", f"{exercise.id}/{name}"
-    assert "reshape(-1)" in exercise.statement, "the statement names the natural shape the result flattens"
+    # A 2-D natural shape is flattened (`.reshape(-1)`, "flattened"); a 1-D one is already flat, shape `(n,)`.
+    assert re.search(r"reshape\(-1\)|flattened|already\s+flat|shape `\(n,\)`", exercise.statement), \
+        "the statement names the natural shape the result flattens"
