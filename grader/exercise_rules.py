@@ -19,6 +19,7 @@ import sys
 from grader.checker.supervisor import load_test_names
 from grader.core.engine import GradingSpec, TestsError, load_tests
 from grader.exercise import ExerciseError, exercise_folders, track_step, where
+from grader.nondeterminism import nondeterministic_calls
 
 MUTANT_HEADER = re.compile(r"#[ \t]*\S")  # a mutant's first line: a comment with some text in it
 
@@ -73,16 +74,18 @@ def mutant_problems(exercise):
 
 
 def tests_problems(exercise):
-    """([HiddenTest] or None when they do not load, [problem]): the hidden tests load as `check` loads them, each
-    has a docstring and a name of its own, no test function is defined twice, they import only what the browser
-    has, and [points] and [visibility] name only their tests."""
+    """([HiddenTest] or None when they do not load, [problem]): the hidden tests load as `check` loads them (without
+    the exercise's files, as on the page), each has a docstring and a name of its own, no test function is defined
+    twice, they import only what the browser has, read neither the clock nor an unseeded or global generator
+    (grader/nondeterminism.py), and [points] and [visibility] name only their tests."""
     tests_path = exercise.path / "tests.py"
     tree = ast.parse(exercise.tests_source)  # the loader compiled it already
     # Checked before loading: a module the browser lacks may well import fine here, or fail the import.
     problems = _foreign_imports(tree, tests_path) + _shadowed_tests(tree, tests_path)
+    problems += [_problem(tests_path, what, line) for line, what in nondeterministic_calls(tree)]
     spec = exercise.grading_spec()
     # In a child, as `check` loads them: printing, hanging or exiting while loading is refused there.
-    refused = _refused_by_check(spec.entry, spec.tests_source, spec.tests_filename)
+    refused = _refused_by_check(spec.entry, spec.tests_source, spec.tests_filename, hidden_folders(exercise))
     if refused is not None:
         return None, [*problems, refused]
     try:
@@ -109,14 +112,20 @@ def tests_problems(exercise):
 
 
 @functools.lru_cache(maxsize=256)  # a preview rebuilding on every save loads the unchanged ones once
-def _refused_by_check(entry, tests_source, tests_filename):
+def _refused_by_check(entry, tests_source, tests_filename, hidden):
     """Why `check` would refuse to load these hidden tests (TestsError's message), or None."""
     try:
         load_test_names(GradingSpec(exercise_id="", entry=entry, tests_source=tests_source,
-                                    tests_filename=tests_filename))
+                                    tests_filename=tests_filename), hidden=hidden)
     except TestsError as exc:
         return str(exc)
     return None
+
+
+def hidden_folders(exercise):
+    """The folders the hidden tests may not read, as on the page: the exercise's and every exercise's beside it
+    (their references, mutants and data are not on the page either)."""
+    return tuple(sorted({str(exercise.path), *map(str, exercise_folders(exercise.path.parent))}))
 
 
 def _shadowed_tests(tree, tests_path):

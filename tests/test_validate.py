@@ -118,7 +118,8 @@ def test_accepted_variants_must_pass(folder):
         "shape (2, 3) contains inf or NaN: np.exp overflows above about 709, and these scores reach 1000; subtract "
         "each row's maximum before exponentiating"], result.problems
     assert "  ✗ accepted variants: 1/2 pass every test" in result.lines
-    assert "  ✓ deterministic: 4 solutions graded twice, same verdicts" in result.lines
+    assert ("  ✓ deterministic: 4 solutions graded twice from different process states, same verdicts and "
+            "messages") in result.lines
 
 
 def test_surviving_mutant_is_shown_with_an_input_where_it_differs(folder):

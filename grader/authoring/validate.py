@@ -33,11 +33,12 @@ so a mutant that loops ends as a timeout instead of hanging the validation.
 import dataclasses
 import json
 import os
+import re
 import time
 from pathlib import Path
 
 from grader.exercise import Exercise, ExerciseError, load_exercise
-from grader.exercise_rules import mutant_problems, step_problems, tests_problems
+from grader.exercise_rules import hidden_folders, mutant_problems, step_problems, tests_problems
 from grader.authoring.reference_runner import run_reference
 from grader.authoring.statement_checks import statement_problems
 from grader.authoring.statement_examples import example_problems, find_examples
@@ -57,6 +58,7 @@ BUDGET_FRACTION = 0.25  # of time_limit: leaves room for a slower browser and a 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 NODE_STARTUP_SECONDS = 120
 OK, FAIL = "✓", "✗"
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")  # object addresses in messages differ between processes
 FORMAT_CHECK = "format: files, metadata and Python syntax"
 
 
@@ -220,7 +222,7 @@ def _grade_everything(exercise, test_names, earlier, sandbox_mode, timer):
     limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit,
                     test_code_limit=TEST_CODE_FRACTION * exercise.time_limit)
     grader = Grader(exercise.grading_spec(), limits, shared_sandbox(sandbox_mode), test_names, earlier,
-                    authoring=True)
+                    authoring=True, hidden=hidden_folders(exercise))
     # The reference runs alone, one run at a time, since its timing feeds the speed check.
     with timer("reference graded twice"):
         runs = {"reference": [_Run.of(grader.grade(exercise.solution))]}
@@ -313,13 +315,27 @@ def _check_determinism(exercise, runs, result):
                                                                 f"{first.error!r}, then {second.error!r}"))
         for test1, test2 in zip(first.tests, second.tests):
             name, status1, status2 = test1.name, test1.status, test2.status
-            if status1 != status2 and name not in flaky:
+            if name in flaky:
+                continue
+            if status1 != status2:
                 flaky.add(name)
                 problems.append(_problem(exercise.path / "tests.py", f"test {name!r} is flaky: on "
                                          f"{_describe(label)} it {status1}, then {status2} when graded again "
                                          f"(seed every random generator; do not depend on time or leftover state)"))
+            elif status1 == "failed" and _ADDRESS.sub("0x", test1.message) != _ADDRESS.sub("0x", test2.message):
+                flaky.add(name)
+                problems.append(_problem(exercise.path / "tests.py", f"test {name!r} is flaky: on "
+                                         f"{_describe(label)} its message changes when graded again, from "
+                                         f"{_clip(test1.message)!r} to {_clip(test2.message)!r} (seed every random "
+                                         f"generator; do not depend on time or leftover state)"))
     graded = len([pair for pair in runs.values() if len(pair) == 2])
-    result.check(f"deterministic: {graded} solutions graded twice, same verdicts", problems)
+    result.check(f"deterministic: {graded} solutions graded twice from different process states, same verdicts "
+                 f"and messages", problems)
+
+
+def _clip(message, length=120):
+    return message if len(message) <= length else message[:length - 3] + "..."
+
 
 
 def _check_speed(exercise, runs, test_lines, result):
