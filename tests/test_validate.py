@@ -72,7 +72,8 @@ def test_surviving_mutant(folder):
                                                               + (folder / "solution.py").read_text())
     result = validate_exercise(folder)
     assert len(result.problems) == 1
-    assert "mutants/same_as_reference.py: mutant survived: every hidden test passes on it; no input found on which " \
+    assert "mutants/same_as_reference.py: mutant survived: every hidden test passes on it (if it is a mistake, add " \
+           "a test that catches it); no input found on which " \
            "it differs from the reference (the tests' 2 calls and 3 random variations of each give the reference's " \
            "results): if it is a correct variant, move it to accepted/" in result.problems[0]
     assert "  ✗ mutants: 1/2 caught" in result.lines
@@ -130,11 +131,13 @@ def test_surviving_mutant_is_shown_with_an_input_where_it_differs(folder):
         "    return np.exp(x - x.max(axis=1, keepdims=True)) / np.exp(x - x.max(axis=1, keepdims=True)).sum("
         "axis=1, keepdims=True)\n")
     problem = single_problem(folder)
-    assert "mutants/first_score_largest.py: mutant survived: every hidden test passes on it; it differs from the " \
-           "reference on this input (a test's call with its float arrays drawn again at random): softmax_rows(" \
-           "x=np.array([[" in problem
-    assert "the reference returns np.array([[" in problem and "the mutant np.array([[" in problem
-    assert problem.endswith("; if it is a mistake, add a test that catches it")
+    assert "mutants/first_score_largest.py: mutant survived: every hidden test passes on it (if it is a mistake, " \
+           "add a test that catches it); it differs from the reference on this input (a test's call with its float " \
+           "arrays drawn again at random):\n  softmax_rows(x=np.array([[" in problem
+    # The input, the two results and where they first differ: a line each, never two arrays on one line.
+    lines = problem.splitlines()[1:]
+    assert [line.split(" ")[3:5] for line in lines[1:3]] == [["reference", "returns"], ["mutant", "returns"]]
+    assert re.fullmatch(r"  \d+ of \d+ entries differ, the first at \[\d+, \d+\]: \S+ and \S+", lines[3])
 
 
 DROPOUT_MASKS = {  # file -> (first comment lines, the mask): the masks AUTHORING.md section 4.10 names

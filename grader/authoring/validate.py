@@ -280,8 +280,8 @@ def _check_mutants(exercise, runs, earlier, result):
         elif run.passed:
             difference = find_difference(exercise, exercise.mutants[name], earlier,
                                          timeout=2 * exercise.time_limit + 10)
-            problems.append(_problem(path, f"mutant survived: every hidden test passes on it; {difference}; "
-                                           f"if it is a mistake, add a test that catches it"))
+            problems.append(_problem(path, f"mutant survived: every hidden test passes on it (if it is a mistake, "
+                                           f"add a test that catches it); {difference}"))
         elif not catches(run):
             problems.append(_problem(path, "mutant not caught: the only tests that did not pass on it failed "
                                            "in their own code (see above), not because of the mutant"))
