@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercise import load_all
+from grader.exercise import load_all, load_exercise
 from grader.authoring.mutant_diagnosis import declared_diagnosis, diagnosis_problem
 from grader.authoring.scaffold import create_exercise
 from grader.authoring import validate as validate_module
 from grader.authoring.validate import PyodideError, pyodide_dist, validate_exercise
+from sitebuild import BuildError
 from sitebuild.cache import DiskCache
 from sitebuild.validation import Validator
 from toolchain.cache import cache_root
@@ -269,6 +270,17 @@ def test_an_error_in_the_tests_own_code_is_the_exercises(broken_diagnosis):
                            "failed in their own code (see above), not because of the mutant")
     assert "  ✗ mutants: 1/2 caught" in result.lines
     assert "  ✓ reference passes 3/3 tests" in result.lines
+
+
+def test_the_build_error_keeps_the_tracebacks_lines(broken_diagnosis, tmp_path):
+    # The preview's bar and the terminal show the build's error as written: a traceback a line per frame.
+    folder, _ = broken_diagnosis
+    with pytest.raises(BuildError) as refused:
+        Validator(DiskCache(tmp_path / "cache")).check(load_exercise(folder))
+    lines = str(refused.value).splitlines()
+    assert lines[0].startswith(f"{folder}/tests.py:60: test 'A pair of scores' raised an exception in its own code")
+    assert f'File "{folder}/tests.py", line 60, in test_pair' in [line.strip() for line in lines]
+    assert lines[-1].endswith(f"(`python -m grader validate {folder.name}` gives the full report)")
 
 
 def test_check_does_not_blame_the_learner_for_the_tests_own_error(broken_diagnosis):
