@@ -62,6 +62,7 @@ def grading_inputs(exercise):
     return json.dumps({
         "id": exercise.id, "entry": exercise.entry, "time_limit": exercise.time_limit,
         "starter": exercise.starter, "solution": exercise.solution, "tests": exercise.tests_source,
+        "track_helpers": exercise.track_helpers,
         "mutants": exercise.mutants, "accepted": exercise.accepted,
         "earlier": [step.to_dict() for step in reference_steps(exercise)],
         "examples": [example.code for example in find_examples(exercise.statement)[0]],

@@ -36,7 +36,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 def find_difference(exercise, mutant_source, earlier, *, timeout):
     """A sentence giving a call on which `mutant_source` and the reference differ, or saying none was found."""
     request = {"spec": {"exercise_id": exercise.id, "entry": exercise.entry, "tests_source": exercise.tests_source,
-                        "tests_filename": "tests.py"},
+                        "tests_filename": "tests.py", "track_source": exercise.track_helpers},
                "reference": exercise.solution, "mutant": mutant_source,
                "earlier": [step.to_dict() for step in earlier]}
     try:

@@ -45,6 +45,7 @@ from grader.core.side_effects import side_effect
 SUBMISSION_FILENAME = "submission.py"
 SCRATCH_FILENAME = "your-calls.py"  # the calls a learner writes to try their code (the page's "Try your code")
 TESTS_MODULE = "hidden_tests"
+TRACK_MODULE = "_track"  # a track's helpers shared by its tests (AUTHORING.md)
 DESCRIPTION_LINES = 20
 
 
@@ -56,6 +57,8 @@ class GradingSpec:
     tests_source: str
     tests_filename: str = "tests.py"
     points: dict | None = None  # test name -> what the test is worth (1 when not named)
+    track_source: str | None = None  # the track's helper module, which the tests import as `_track` (or None)
+    track_filename: str = "_track.py"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,7 +134,9 @@ class LearnerStopped(BaseException):
 
 
 def load_tests(spec):
-    """Import the hidden tests as module `hidden_tests` and collect them in definition order."""
+    """Import the hidden tests as module `hidden_tests` (the track's helpers first, as module `_track`) and
+    collect them in definition order."""
+    _load_track_helpers(spec)
     _register_source(spec.tests_filename, spec.tests_source)
     module = types.ModuleType(TESTS_MODULE)
     module.__file__ = spec.tests_filename
@@ -161,6 +166,27 @@ def load_tests(spec):
     if not tests:
         raise TestsError(f"{spec.tests_filename}: defines no test_* functions")
     return tests
+
+
+def _load_track_helpers(spec):
+    """Import the track's helper module as `_track` (or make sure none is left from another exercise)."""
+    sys.modules.pop(TRACK_MODULE, None)
+    if spec.track_source is None:
+        return
+    _register_source(spec.track_filename, spec.track_source)
+    module = types.ModuleType(TRACK_MODULE)
+    module.__file__ = spec.track_filename
+    try:
+        code = compile(spec.track_source, spec.track_filename, "exec")
+        sys.modules[TRACK_MODULE] = module
+        exec(code, module.__dict__)
+    except Exception as exc:
+        sys.modules.pop(TRACK_MODULE, None)
+        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == spec.track_filename]
+        line = getattr(exc, "lineno", None) if isinstance(exc, SyntaxError) else (lines[-1] if lines else None)
+        where = f"{spec.track_filename}:{line}" if line else spec.track_filename
+        raise TestsError(f"{where}: the track's helper module fails to import: {type(exc).__name__}: "
+                         f"{one_line(exc)}") from exc
 
 
 _compiled_tests = {}
