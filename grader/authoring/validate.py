@@ -6,6 +6,7 @@
 
 - the folder matches the format (the loader's own checks: files, metadata, syntax), the steps it
   uses exist, earlier in its track (grader/track.py), and no exercise beside it has its step;
+- nothing `grader new` left for the author to write is still there (TODO(author), grader/authoring/placeholders.py);
 - the statement and the hints render (Markdown and LaTeX, as on the site), hold no stray `$`, every image
   and relative link of the statement is found, and its runnable examples show what the reference gives
   (grader/authoring/statement_checks.py, grader/authoring/statement_examples.py);
@@ -45,6 +46,7 @@ from grader.authoring.statement_examples import example_problems, find_examples
 from grader.authoring.validate_timing import PhaseTimer, time_lines
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
 from grader.authoring.accepted import LABEL_PREFIX, accepted_jobs, check_accepted
+from grader.authoring.placeholders import PLACEHOLDER, placeholder_problems
 from grader.authoring.mutant_diagnosis import declared_diagnosis, diagnosis_problem
 from grader.authoring.tests_own_code import TEST_CODE_FRACTION, catches, own_code_problems, stopped_on, time_split
 from grader.track import reference_steps
@@ -134,6 +136,9 @@ def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
         return _finish(result, started)
     result = ValidationResult(exercise.id, lines=[f"{exercise.id} - {exercise.title}"])
     result.check(FORMAT_CHECK, step_problems(exercise))
+    placeholders = placeholder_problems(exercise)
+    if placeholders:  # only then: a written exercise needs no line about it
+        result.check(f"no placeholder of `grader new` left ({PLACEHOLDER})", placeholders)
     timer = PhaseTimer()
     with timer("rendering"):
         _check_markdown(exercise, result)
