@@ -9,6 +9,7 @@ learner-facing messages built on grader.core.checks, and a mutant.  With
 author replaces its content; the folder appears all at once or not at all.
 """
 
+import ast
 import keyword
 import os
 import re
@@ -40,13 +41,16 @@ class ScaffoldError(Exception):
 
 
 def create_exercise(exercise_id, root=EXERCISES_DIR, *, title=None, track=DEFAULT_TRACK, step=None, entry=None,
-                    uses=(), draft=True, placeholders=False):
+                    uses=(), draft=True, placeholders=False, statement=None):
     """Create `root/exercise_id/` with the example files; return its path.
 
     `uses`: ids of earlier steps of `track` under `root` whose entry functions the learner's code finds in scope.
     `draft`: mark it `draft = true`, so that `build.py` does not publish it before the author is done.
     `placeholders`: the summary and hints are left for the author to write, marked PLACEHOLDER so that `validate`
     refuses them until they are (`grader new` does this; the example's own are for tests of the tools).
+    `statement`: (text, name) of a problem statement (`grader new --from PROBLEM.md`): it becomes statement.md, its
+    `# Title` the title and the first `name(args)` it shows the entry function; the reference, tests and mutant
+    are skeletons of that function, marked PLACEHOLDER where the author writes them.
     """
     root = Path(root)
     if not ID_PATTERN.match(exercise_id):
@@ -55,6 +59,13 @@ def create_exercise(exercise_id, root=EXERCISES_DIR, *, title=None, track=DEFAUL
     target = root / exercise_id
     if target.exists():
         raise ScaffoldError(f"{target} already exists: not overwriting it (pick another id, or delete the folder)")
+    parameters = None
+    if statement is not None:
+        text, name = statement
+        heading, text = _title_of(text)
+        title = title or heading
+        entry, parameters = _entry_of(text, name, entry)
+        placeholders = True
     entry = entry or exercise_id
     if not entry.isidentifier() or keyword.iskeyword(entry):
         raise ScaffoldError(f"{entry!r} is not a valid Python function name (use --entry NAME)")
@@ -66,6 +77,8 @@ def create_exercise(exercise_id, root=EXERCISES_DIR, *, title=None, track=DEFAUL
                             f"(the next free step is {max(taken) + 1})")
     files = _example_files(exercise_id, title or exercise_id.replace("_", " ").capitalize(), track, step, entry,
                            tuple(uses), draft, placeholders)
+    if statement is not None:
+        files = _from_statement(files, text, entry, parameters)
 
     root.mkdir(parents=True, exist_ok=True)
     # Built inside a hidden folder of root (same file system, so the rename is atomic); the loaders
@@ -119,6 +132,49 @@ def _example_files(exercise_id, title, track, step, entry, uses, draft, placehol
                       template)
 
     return {name: fill(template) for name, template in _TEMPLATES.items()}
+
+
+def _title_of(text):
+    """(the text of its first `# ` heading or None, the statement without it: the page shows the title)."""
+    found = re.search(r"^# +(.+?)\s*#*\s*$", text, re.MULTILINE)
+    if found is None:
+        return None, text
+    return found.group(1), (text[:found.start()] + text[found.end():].lstrip("\n")).lstrip("\n")
+
+
+def _entry_of(text, name, entry):
+    """(entry function, its parameters as written) from the first `name(args)` the statement shows (of `entry`
+    when given)."""
+    calls = re.finditer(r"`([A-Za-z_]\w*)\(([^`()]*)\)`", text)
+    for call in calls:
+        if entry is None or call.group(1) == entry:
+            try:
+                ast.parse(f"def f({call.group(2)}): pass")
+            except SyntaxError:
+                continue  # `f(a, b)` written as an example call with values, say
+            return call.group(1), call.group(2)
+    if entry is None:
+        raise ScaffoldError(f"{name} shows no function as `name(arguments)` (e.g. `pca(x, k)`): write the function "
+                            f"learners write that way in it, or say which with --entry NAME")
+    return entry, "x"
+
+
+def _from_statement(files, statement, entry, parameters):
+    """The example's files with the statement given, and skeletons of `entry(parameters)` to write."""
+    names = [argument.arg for argument in ast.parse(f"def f({parameters}): pass").body[0].args.args] or ["x"]
+    values = {"ENTRY": entry, "PARAMETERS": parameters, "NAMES": ", ".join(names),
+              "INPUTS": "".join(f"    {name} = rng.normal(size=(4, 3))\n" for name in names),
+              "IN_SCOPE": _in_scope_line(files["starter.py"])}
+    skeletons = {name: re.sub(r"@(ENTRY|PARAMETERS|NAMES|INPUTS|IN_SCOPE)@", lambda m: values[m.group(1)], template)
+                 for name, template in _SKELETONS.items()}
+    toml = files["exercise.toml"].replace('tags = ["numpy", "softmax"]', 'tags = ["numpy"]')
+    return {"exercise.toml": toml, "statement.md": statement.rstrip("\n") + "\n", **skeletons}
+
+
+def _in_scope_line(starter):
+    """The starter's line naming the earlier steps in scope (`uses`), or ''."""
+    found = re.search(r"^# In scope from earlier steps.*\n", starter, re.MULTILINE)
+    return found.group(0) if found else ""
 
 
 def _toml_string(text):
@@ -299,5 +355,71 @@ import numpy as np
 def @ENTRY@(x):
     top = x.max(axis=1, keepdims=True)
     return np.exp(x - top - np.log(np.exp(x - top).sum(axis=1, keepdims=True)))
+''',
+}
+
+
+# `grader new --from PROBLEM.md`: the files besides the statement, to write where PLACEHOLDER stands.
+_SKELETONS = {
+    "starter.py": '''\
+import numpy as np
+
+
+@IN_SCOPE@def @ENTRY@(@PARAMETERS@):
+    """TODO(author): what it takes and returns, as the learner reads it (shapes, dtypes)."""
+    # TODO(author): a first step for the learner, or delete this line.
+    raise NotImplementedError
+''',
+    "solution.py": '''\
+import numpy as np
+
+
+def @ENTRY@(@PARAMETERS@):
+    """TODO(author): the reference solution."""
+    raise NotImplementedError
+''',
+    "tests.py": '''\
+"""Hidden tests for @ENTRY@(@PARAMETERS@).
+
+TODO(author): say how the expected values are computed: in plain Python or numpy, independently of
+solution.py (AUTHORING.md, section 4; section 4.8 lists the testkit helpers).
+"""
+
+import numpy as np
+
+from grader.core.testkit import call, compare
+
+
+def _expected(@NAMES@):
+    """TODO(author): the expected result, computed without solution.py."""
+    raise NotImplementedError
+
+
+def _mistakes(@NAMES@):
+    """The classic mistakes as (their result, what to tell the learner), computed only when a test fails."""
+    return []  # TODO(author): e.g. [(lambda: _expected(x.T), "transposes x")]
+
+
+def _check(@ENTRY@, @NAMES@):
+    """Call the learner's function and compare its result with the expected one."""
+    got, precision, what = call(@ENTRY@, @NAMES@, what="@ENTRY@(@NAMES@)")
+    compare(got, _expected(@NAMES@), atol=precision.tolerance(), rtol=1e-6, what=what,
+            mistakes=lambda: _mistakes(@NAMES@))
+
+
+def test_small_case(@ENTRY@):
+    """TODO(author): what this test checks, as learners read it"""
+    rng = np.random.default_rng(0)
+    # TODO(author): a small input (float64 arrays, drawn from rng or written out)
+@INPUTS@    _check(@ENTRY@, @NAMES@)
+''',
+    "mutants/first_mistake.py": '''\
+# TODO(author): the mistake this mutant models, in one sentence.
+# expect: TODO(author) the words of the message that catches it
+import numpy as np
+
+
+def @ENTRY@(@PARAMETERS@):
+    raise NotImplementedError  # TODO(author): the mistake, in code
 ''',
 }
