@@ -187,6 +187,8 @@ def test_the_build_refuses_a_wrong_example_output_with_its_line(tmp_path):
     built = subprocess.run([sys.executable, str(ROOT / "build.py"), "--exercises", root, "--out", tmp_path / "_site",
                             "--pyodide-url", CDN], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert built.returncode == 2
+    # The two outputs as they print, a line per row.
     assert (f"demo/statement.md:{line}: `demo(np.array([[0.0, 0.0], [0.0, np.log(3.0)]]))` shows another output "
-            f"than the reference gives: written: [[0.5 0.5 ] [0.25 0.7]] reference: [[0.5 0.5 ] [0.25 0.75]]") \
-        in built.stderr
+            f"than the reference gives:\n      written:\n        [[0.5  0.5 ]\n         [0.25 0.7]]\n      "
+            f"reference:\n        [[0.5  0.5 ]\n         [0.25 0.75]] (`python -m grader validate demo` gives the full "
+            f"report)") in built.stderr, built.stderr

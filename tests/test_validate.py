@@ -35,8 +35,9 @@ def edit(path, old, new):
 
 
 def append_test(folder, source):
+    """Add `source` to the scaffold's tests.py, with the grader.core.checks helpers it may use."""
     with open(folder / "tests.py", "a") as tests:
-        tests.write("\n\n" + source)
+        tests.write("\n\nfrom grader.core.checks import as_array, fail, precision_of  # noqa: E402\n\n" + source)
 
 
 def single_problem(folder):
@@ -65,7 +66,9 @@ def test_reference_that_fails_a_test(folder):
     edit(folder / "solution.py", "x - x.max(axis=1, keepdims=True)", "x")
     problem = single_problem(folder)
     assert "softmax_rows/solution.py: the reference fails test 'Large scores do not overflow' (failed): " \
-           "softmax_rows(x) for x of shape (2, 3) contains inf or NaN" in problem
+           "softmax_rows(x) for x of shape (2, 3), entry [0, 0]: expected 0.665241, got nan (4 of 6 entries differ) " \
+           "(np.exp overflows above about 709, and these scores reach 1000; subtract each row's maximum before " \
+           "exponentiating)" in problem
 
 
 def test_surviving_mutant(folder):
@@ -75,22 +78,22 @@ def test_surviving_mutant(folder):
     assert len(result.problems) == 1
     assert "mutants/same_as_reference.py: mutant survived: every hidden test passes on it (if it is a mistake, add " \
            "a test that catches it); no input found on which " \
-           "it differs from the reference (the tests' 2 calls and 3 random variations of each give the reference's " \
+           "it differs from the reference (the tests' 22 calls and 3 random variations of each give the reference's " \
            "results): if it is a correct variant, move it to accepted/" in result.problems[0]
     assert "  ✗ mutants: 1/2 caught" in result.lines
 
 
 def test_mutant_diagnosis_is_checked(folder):
     mutant = folder / "mutants" / "columns_not_rows.py"
-    edit(mutant, "instead of each row.\n", "instead of each row.\n# expect: every column sums to 1 instead of every row\n")
     (folder / "mutants" / "misdiagnosed.py").write_text(
         mutant.read_text().replace("# expect: every column", "# expect: looks like the rows were swapped, every column"))
     result = validate_exercise(folder)
     assert result.problems == [
         f"{folder / 'mutants' / 'misdiagnosed.py'}:2: expects the diagnosis 'looks like the rows were swapped, "
         "every column sums to 1 instead of every row', but no test that catches it says so; the first, 'Each "
-        "row is the softmax of that row' (failed), says: softmax_rows(x) for x of shape (3, 4): every column sums to 1 "
-        "instead of every row; normalise along axis=1"], result.problems
+        "row is the softmax of that row' (failed), says: softmax_rows(x) for x of shape (3, 4), entry [2, 0]: expected "
+        "0.25, got 0.0871443 (12 of 12 entries differ) (every column sums to 1 instead of every row; normalise along "
+        "axis=1)"], result.problems
     assert "  ✗ mutants: 2/2 caught" in result.lines
 
 
@@ -103,7 +106,7 @@ def test_declared_diagnosis_is_read_from_the_leading_comment():
 
 
 def test_accepted_variants_must_pass(folder):
-    (folder / "accepted").mkdir()
+    (folder / "accepted" / "log_sum_exp.py").unlink()
     (folder / "accepted" / "loop.py").write_text(
         "# Loops over the rows.\nimport numpy as np\n\n\ndef softmax_rows(x):\n"
         "    return np.array([np.exp(r - r.max()) / np.exp(r - r.max()).sum() for r in x])\n")
@@ -126,8 +129,10 @@ def test_accepted_variants_must_pass(folder):
 
 def test_surviving_mutant_is_shown_with_an_input_where_it_differs(folder):
     (folder / "mutants" / "first_score_largest.py").write_text(
-        "# Forgets the shift when a row's first score beats its last (no test has such a row).\n"
-        "import numpy as np\n\n\ndef softmax_rows(x):\n    if (x[:, 0] > x[:, -1]).any() and abs(x).max() < 100:\n"
+        "# Forgets the shift when a row's first score beats its last and a score lies between 5 and 100 (no test "
+        "has such a row).\n"
+        "import numpy as np\n\n\ndef softmax_rows(x):\n"
+        "    if (x[:, 0] > x[:, -1]).any() and ((abs(x) > 5) & (abs(x) < 100)).any():\n"
         "        return np.exp(x) / np.exp(x).sum(axis=0)\n"
         "    return np.exp(x - x.max(axis=1, keepdims=True)) / np.exp(x - x.max(axis=1, keepdims=True)).sum("
         "axis=1, keepdims=True)\n")
@@ -159,9 +164,8 @@ def test_the_dropout_example_of_authoring_validates(tmp_path):
     start = guide.index("from grader.core.testkit import call, expect_count, num_pair")
     (folder / "tests.py").write_text("import numpy as np\n\nfrom grader.core.checks import fail\n"
                                      + guide[start:guide.index("```", start)])
-    for mutant in (folder / "mutants").iterdir():
-        mutant.unlink()
-    (folder / "accepted").mkdir()
+    for solution in [*(folder / "mutants").iterdir(), *(folder / "accepted").iterdir()]:
+        solution.unlink()
     for name, (comment, mask) in DROPOUT_MASKS.items():
         (folder / name).write_text(f"{comment}import numpy as np\n\n\ndef dropout(x, p, rng):\n"
                                    f"    return np.where({mask}, x / (1 - p), 0.0)\n")
@@ -216,7 +220,7 @@ def test_sleeps(softmax_rows):
 ''')
     problem = single_problem(folder)
     # The time is the test's own (it sleeps without calling the learner): said, with the test's line.
-    assert "softmax_rows/tests.py:58: too slow: the reference's tests take 0.7" in problem
+    assert "softmax_rows/tests.py:69: too slow: the reference's tests take 0.7" in problem
     assert "test code 0.7" in problem
     assert "over the budget of 0.50 s; the slowest is 'Takes its time' 0.7" in problem
 
@@ -259,17 +263,17 @@ def test_an_error_in_the_tests_own_code_is_the_exercises(broken_diagnosis):
     folder, result = broken_diagnosis
     assert len(result.problems) == 2, result.problems
     problem, mutant = result.problems
-    assert problem.startswith(f"{folder}/tests.py:60: test 'A pair of scores' raised an exception in its own code "
-                              "(not in the learner's call) on mutants columns_not_rows.py and wrong_on_pairs.py; "
-                              "learners would see an error that is not theirs:\n")
+    assert problem.startswith(f"{folder}/tests.py:71: test 'A pair of scores' raised an exception in its own code "
+                              "(not in the learner's call) on mutants columns_not_rows.py and wrong_on_pairs.py and "
+                              "accepted variant log_sum_exp.py; learners would see an error that is not theirs:\n")
     assert "TypeError: ufunc 'bitwise_or' not supported" in problem
-    assert f'File "{folder}/tests.py", line 60, in test_pair\n' in problem  # the traceback
+    assert f'File "{folder}/tests.py", line 71, in test_pair\n' in problem  # the traceback
     assert "  ✗ tests' own code raises nothing and runs within its time" in result.lines
     # Never a catch: the mutant that only the broken test rejects is not caught.
     assert mutant.endswith("mutants/wrong_on_pairs.py: mutant not caught: the only tests that did not pass on it "
                            "failed in their own code (see above), not because of the mutant")
     assert "  ✗ mutants: 1/2 caught" in result.lines
-    assert "  ✓ reference passes 3/3 tests" in result.lines
+    assert "  ✓ reference passes 4/4 tests" in result.lines
 
 
 def test_the_build_error_keeps_the_tracebacks_lines(broken_diagnosis, tmp_path):
@@ -278,18 +282,18 @@ def test_the_build_error_keeps_the_tracebacks_lines(broken_diagnosis, tmp_path):
     with pytest.raises(BuildError) as refused:
         Validator(DiskCache(tmp_path / "cache")).check(load_exercise(folder))
     lines = str(refused.value).splitlines()
-    assert lines[0].startswith(f"{folder}/tests.py:60: test 'A pair of scores' raised an exception in its own code")
-    assert f'File "{folder}/tests.py", line 60, in test_pair' in [line.strip() for line in lines]
+    assert lines[0].startswith(f"{folder}/tests.py:71: test 'A pair of scores' raised an exception in its own code")
+    assert f'File "{folder}/tests.py", line 71, in test_pair' in [line.strip() for line in lines]
     assert lines[-1].endswith(f"(`python -m grader validate {folder.name}` gives the full report)")
 
 
 def test_check_does_not_blame_the_learner_for_the_tests_own_error(broken_diagnosis):
     folder, _ = broken_diagnosis
     process = run_cli("check", str(folder), str(folder / "mutants" / "wrong_on_pairs.py"), "--json")
-    test = json.loads(process.stdout)["tests"][2]
+    test = json.loads(process.stdout)["tests"][3]
     assert test["status"] == "error"
     assert test["message"] == ("This test could not check your result: the exercise has a bug (its test code raised "
-                               "TypeError at tests.py:60); your code is not at fault.")
+                               "TypeError at tests.py:71); your code is not at fault.")
     assert set(test) == {"name", "status", "message", "duration_ms", "stdout", "score", "max_score"}
 
 
@@ -311,17 +315,17 @@ def test_after(softmax_rows):
 ''')
     result = validate_exercise(folder)
     assert len(result.problems) == 1, result.problems
-    assert result.problems[0].startswith(f"{folder}/tests.py:61: test 'Takes its time' ran out of time in its own "
+    assert result.problems[0].startswith(f"{folder}/tests.py:72: test 'Takes its time' ran out of time in its own "
                                          "code (not the learner's) on the reference")
-    assert "line 61, in test_sleeps\n    time.sleep(30)" in result.problems[0]
+    assert "line 72, in test_sleeps\n    time.sleep(30)" in result.problems[0]
     # Nothing else is graded: it would run out of time on each of them as well.
     assert "  - starter and mutants not graded: the tests' own code ran out of time on the reference" in result.lines
     # `check` gives the tests' own code time_limit (2 s); the learner is not blamed, for that test or the next.
     report = json.loads(run_cli("check", str(folder), str(folder / "solution.py"), "--json").stdout)
-    stopped, after = report["tests"][2:]
+    stopped, after = report["tests"][3:]
     assert stopped["status"] == after["status"] == "error"
     assert stopped["message"] == ("This test could not finish: the exercise's own test code (not yours) ran for more "
-                                  "than 2 s, its time for all the tests (stopped at tests.py:61). The exercise has a "
+                                  "than 2 s, its time for all the tests (stopped at tests.py:72). The exercise has a "
                                   "bug; your code is not at fault.")
     assert after["message"] == ("Not run: the exercise's own test code (not yours) ran for more than 2 s, its time "
                                 "for all the tests")
@@ -392,8 +396,8 @@ def test_same_name(softmax_rows):
 ''')
     problems = validate_exercise(folder).problems
     assert len(problems) == 2
-    assert "tests.py:55: test_no_docstring has no docstring" in problems[0]
-    assert "tests.py:59: test_same_name has the same name as test_large_scores: 'Large scores do not overflow'" \
+    assert "tests.py:66: test_no_docstring has no docstring" in problems[0]
+    assert "tests.py:70: test_same_name has the same name as test_large_scores: 'Large scores do not overflow'" \
         in problems[1]
 
 
@@ -403,7 +407,7 @@ def test_test_function_defined_twice(folder):
 def test_matches_formula(softmax_rows):
     """Rows sum to 1"""
 ''')
-    assert "softmax_rows/tests.py:55: test_matches_formula is defined twice (lines 45 and 55); the first " \
+    assert "softmax_rows/tests.py:66: test_matches_formula is defined twice (lines 48 and 66); the first " \
            "definition is silently replaced" in single_problem(folder)
 
 
@@ -412,14 +416,14 @@ def test_hidden_tests_import_only_what_the_browser_has(folder):
     edit(folder / "tests.py", "import math\n", "import math\nimport grader.exercise\nfrom grader.checker import remote\n")
     problems = validate_exercise(folder).problems
     assert len(problems) == 2, problems
-    assert "softmax_rows/tests.py:10: imports grader.exercise: hidden tests may import only numpy, the standard " \
+    assert "softmax_rows/tests.py:11: imports grader.exercise: hidden tests may import only numpy, the standard " \
            "library and grader.core" in problems[0]
-    assert "softmax_rows/tests.py:11: imports grader.checker:" in problems[1]
+    assert "softmax_rows/tests.py:12: imports grader.checker:" in problems[1]
 
 
 def test_mutant_without_its_header_comment(folder):
     mutant = folder / "mutants" / "columns_not_rows.py"
-    mutant.write_text(mutant.read_text().split("\n", 1)[1])
+    mutant.write_text(mutant.read_text().split("\n", 2)[2])  # the comment and its `# expect:` line
     assert "softmax_rows/mutants/columns_not_rows.py:1: a mutant starts with a comment saying what mistake it " \
            "models" in single_problem(folder)
 
@@ -537,7 +541,7 @@ def twin_problems(twin):
     """What every command says of the twin: one line per rule it breaks."""
     return [f"{twin}/exercise.toml:11: step 1 of track 'build-gpt' is already used by softmax_rows "
             f"({twin.parent}/softmax_rows/exercise.toml:11)",
-            f"{twin}/tests.py:9: the hidden tests print while loading ('loading'); hidden tests must not print"]
+            f"{twin}/tests.py:10: the hidden tests print while loading ('loading'); hidden tests must not print"]
 
 
 def test_validate_check_and_build_give_one_verdict(twin, tmp_path):

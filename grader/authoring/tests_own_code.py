@@ -7,6 +7,7 @@ test is the exercise's bug: it is reported once per tests.py line with its trace
 when it read a file of the exercise, which the page does not have), and it never counts as catching a mutant.
 """
 
+from grader.authoring.accepted import LABEL_PREFIX
 from grader.checker.as_the_page import read_hidden_file
 from grader.exercise import ExerciseError
 
@@ -59,8 +60,9 @@ def time_split(tests):
 
 def _labels(labels):
     """'the reference', 'mutants a.py and b.py', 'the starter and 4 mutant(s)'."""
-    names = [label for label in labels if label.endswith(".py")]
+    names = [label for label in labels if label.endswith(".py") and not label.startswith(LABEL_PREFIX)]
     others = [f"the {label}" for label in labels if not label.endswith(".py")]
+    others += [f"accepted variant {label[len(LABEL_PREFIX):]}" for label in labels if label.startswith(LABEL_PREFIX)]
     if len(names) == 1:
         others.append(f"mutant {names[0]}")
     elif 1 < len(names) <= 3:
