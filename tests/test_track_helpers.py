@@ -30,7 +30,7 @@ def softmax_rows(rows):
 def folder(tmp_path):
     folder = create_exercise("softmax_rows", tmp_path / "exercises", draft=False)
     tests = (folder / "tests.py").read_text()
-    start, end = tests.index("def _softmax_rows(rows):"), tests.index("def _check(")
+    start, end = tests.index("def _softmax_rows(rows):"), tests.index("def _mistakes(")
     (folder / "tests.py").write_text(tests[:start].replace("import math\n", "from _track import softmax_rows as "
                                                                             "_softmax_rows\n") + tests[end:])
     return folder
@@ -60,9 +60,9 @@ def test_tests_importing_the_tracks_helpers_validate_and_the_page_gets_them(fold
 
 def test_tests_importing_helpers_the_track_does_not_have_are_refused(folder):
     problem, loading = refusals(folder)
-    assert problem == (f"{folder}/tests.py:9: imports _track, but the track 'build-gpt' has no helper module "
+    assert problem == (f"{folder}/tests.py:10: imports _track, but the track 'build-gpt' has no helper module "
                        f"({folder.parent}/_track/build-gpt.py)")
-    assert loading.startswith(f"{folder}/tests.py:9: hidden tests fail to import: ModuleNotFoundError")
+    assert loading.startswith(f"{folder}/tests.py:10: hidden tests fail to import: ModuleNotFoundError")
 
 
 def test_helpers_that_import_the_reference_are_refused_at_their_line(folder):

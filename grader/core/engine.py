@@ -136,20 +136,13 @@ class LearnerStopped(BaseException):
 def load_tests(spec):
     """Import the hidden tests as module `hidden_tests` (the track's helpers first, as module `_track`) and
     collect them in definition order."""
-    _load_track_helpers(spec)
-    _register_source(spec.tests_filename, spec.tests_source)
-    module = types.ModuleType(TESTS_MODULE)
-    module.__file__ = spec.tests_filename
-    try:
-        code = compile_tests(spec)
-        sys.modules[TESTS_MODULE] = module
-        exec(code, module.__dict__)
-    except Exception as exc:
-        sys.modules.pop(TESTS_MODULE, None)
-        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == spec.tests_filename]
-        line = getattr(exc, "lineno", None) if isinstance(exc, SyntaxError) else (lines[-1] if lines else None)
-        where = f"{spec.tests_filename}:{line}" if line else spec.tests_filename
-        raise TestsError(f"{where}: hidden tests fail to import: {type(exc).__name__}: {one_line(exc)}") from exc
+    sys.modules.pop(TRACK_MODULE, None)  # none is left from another exercise
+    if spec.track_source is not None:
+        _import_source(TRACK_MODULE, spec.track_filename, spec.track_source,
+                       lambda: compile(spec.track_source, spec.track_filename, "exec"),
+                       "the track's helper module fails to import")
+    module = _import_source(TESTS_MODULE, spec.tests_filename, spec.tests_source, lambda: compile_tests(spec),
+                            "hidden tests fail to import")
     tests = []
     for name, value in module.__dict__.items():
         if not (name.startswith("test_") and isinstance(value, types.FunctionType)
@@ -168,25 +161,23 @@ def load_tests(spec):
     return tests
 
 
-def _load_track_helpers(spec):
-    """Import the track's helper module as `_track` (or make sure none is left from another exercise)."""
-    sys.modules.pop(TRACK_MODULE, None)
-    if spec.track_source is None:
-        return
-    _register_source(spec.track_filename, spec.track_source)
-    module = types.ModuleType(TRACK_MODULE)
-    module.__file__ = spec.track_filename
+def _import_source(name, filename, source, compiled, failure):
+    """Run `compiled()` (the code of `source`) as module `name` in sys.modules; TestsError at the line of `filename`
+    where it failed, saying `failure`."""
+    _register_source(filename, source)
+    module = types.ModuleType(name)
+    module.__file__ = filename
     try:
-        code = compile(spec.track_source, spec.track_filename, "exec")
-        sys.modules[TRACK_MODULE] = module
+        code = compiled()
+        sys.modules[name] = module
         exec(code, module.__dict__)
     except Exception as exc:
-        sys.modules.pop(TRACK_MODULE, None)
-        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == spec.track_filename]
+        sys.modules.pop(name, None)
+        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
         line = getattr(exc, "lineno", None) if isinstance(exc, SyntaxError) else (lines[-1] if lines else None)
-        where = f"{spec.track_filename}:{line}" if line else spec.track_filename
-        raise TestsError(f"{where}: the track's helper module fails to import: {type(exc).__name__}: "
-                         f"{one_line(exc)}") from exc
+        where = f"{filename}:{line}" if line else filename
+        raise TestsError(f"{where}: {failure}: {type(exc).__name__}: {one_line(exc)}") from exc
+    return module
 
 
 _compiled_tests = {}
