@@ -20,7 +20,8 @@ def folder(tmp_path):
 
 def append_test(folder, source):
     with open(folder / "tests.py", "a") as tests:
-        tests.write("\n\n" + source)
+        tests.write("\n\nfrom grader.core.checks import as_array, expect_close, fail, precision_of  # noqa: E402\n\n"
+                    + source)
     return len((folder / "tests.py").read_text().splitlines())
 
 

@@ -170,9 +170,9 @@ def test_pytest_names_a_surviving_mutant_and_rewrites_asserts(tmp_path):
     assert "FAILED softmax_rows/tests.py::mutant[same_as_reference]" in process.stdout
     assert "tests.py::accepted[same] PASSED" in process.stdout
     assert "softmax_rows/accepted/columns.py is an accepted variant, yet 3 hidden test(s) reject it:\n" \
-           "Each row is the softmax of that row (failed): softmax_rows(x) for x of shape (3, 4), entry [2, 0]: " \
-           "expected 0.25, got 0.0871443 (12 of 12 entries differ) (every column sums to 1 instead of every row; " \
-           "normalise along axis=1)" in process.stdout
+           "Each row is the softmax of that row (failed): softmax_rows(x) for x of shape (3, 4), entry [0, 1]: " \
+           "expected 0.0871443, got 0.821409 (12 of 12 entries differ) (every column sums to 1 instead of every row; " \
+           "normalise along axis=1)" in process.stdout, process.stdout
 
 
 def test_project_test_suite_does_not_collect_exercises():

@@ -37,7 +37,8 @@ def edit(path, old, new):
 def append_test(folder, source):
     """Add `source` to the scaffold's tests.py, with the grader.core.checks helpers it may use."""
     with open(folder / "tests.py", "a") as tests:
-        tests.write("\n\nfrom grader.core.checks import as_array, fail, precision_of  # noqa: E402\n\n" + source)
+        tests.write("\n\nfrom grader.core.checks import as_array, expect_close, fail, precision_of  # noqa: E402\n\n"
+                    + source)
 
 
 def single_problem(folder):
@@ -91,9 +92,9 @@ def test_mutant_diagnosis_is_checked(folder):
     assert result.problems == [
         f"{folder / 'mutants' / 'misdiagnosed.py'}:2: expects the diagnosis 'looks like the rows were swapped, "
         "every column sums to 1 instead of every row', but no test that catches it says so; the first, 'Each "
-        "row is the softmax of that row' (failed), says: softmax_rows(x) for x of shape (3, 4), entry [2, 0]: expected "
-        "0.25, got 0.0871443 (12 of 12 entries differ) (every column sums to 1 instead of every row; normalise along "
-        "axis=1)"], result.problems
+        "row is the softmax of that row' (failed), says: softmax_rows(x) for x of shape (3, 4), entry [0, 1]: expected "
+        "0.0871443, got 0.821409 (12 of 12 entries differ) (every column sums to 1 instead of every row; normalise "
+        "along axis=1)"], result.problems
     assert "  ✗ mutants: 2/2 caught" in result.lines
 
 
@@ -114,14 +115,17 @@ def test_accepted_variants_must_pass(folder):
         "import numpy as np\n\n\ndef softmax_rows(x):\n    return np.exp(x) / np.exp(x).sum(axis=0)\n")
     result = validate_exercise(folder)
     columns = folder / "accepted" / "columns.py"
-    assert result.problems == [
-        f"{columns}:1: an accepted variant starts with a comment saying how it differs from the reference, e.g. "
-        "'# Draws the mask with rng.random() < keep instead of rng.binomial.'",
-        f"{columns}: the accepted variant fails test 'Each row is the softmax of that row' (failed): softmax_rows(x) "
-        "for x of shape (3, 4): every column sums to 1 instead of every row; normalise along axis=1",
-        f"{columns}: the accepted variant fails test 'Large scores do not overflow' (failed): softmax_rows(x) for x of "
-        "shape (2, 3) contains inf or NaN: np.exp overflows above about 709, and these scores reach 1000; subtract "
-        "each row's maximum before exponentiating"], result.problems
+    header, each_row, large, random_inputs = result.problems
+    assert header == (f"{columns}:1: an accepted variant starts with a comment saying how it differs from the "
+                      "reference, e.g. '# Draws the mask with rng.random() < keep instead of rng.binomial.'")
+    assert each_row == (f"{columns}: the accepted variant fails test 'Each row is the softmax of that row' (failed): "
+                        "softmax_rows(x) for x of shape (3, 4), entry [0, 1]: expected 0.0871443, got 0.821409 (12 of "
+                        "12 entries differ) (every column sums to 1 instead of every row; normalise along axis=1)")
+    assert large.startswith(f"{columns}: the accepted variant fails test 'Large scores do not overflow' (failed): ")
+    assert large.endswith("(np.exp overflows above about 709, and these scores reach 1000; subtract each row's "
+                          "maximum before exponentiating)")
+    assert random_inputs.startswith(f"{columns}: the accepted variant fails test 'Matches the formula on random "
+                                    "inputs' (failed): softmax_rows(x) is wrong on this input, the smallest failing")
     assert "  ✗ accepted variants: 1/2 pass every test" in result.lines
     assert ("  ✓ deterministic: 4 solutions graded twice from different process states, same verdicts and "
             "messages") in result.lines
@@ -183,7 +187,7 @@ def test_mutant_that_does_not_load(folder):
 
 
 def test_looping_mutant_is_caught_by_the_time_limit(folder):
-    edit(folder / "exercise.toml", "time_limit = 10", "time_limit = 1")
+    edit(folder / "exercise.toml", "time_limit = 10", "time_limit = 2")
     (folder / "mutants" / "loops.py").write_text("# Never returns.\ndef softmax_rows(x):\n    while True:\n        pass\n")
     result = validate_exercise(folder)
     assert result.ok, result.problems
@@ -192,6 +196,7 @@ def test_looping_mutant_is_caught_by_the_time_limit(folder):
 
 def test_flaky_test(folder, tmp_path):
     # Passes the first time it runs and fails every time after: it depends on state left behind.
+    (folder / "accepted" / "log_sum_exp.py").unlink()  # which it would fail too
     append_test(folder, f'''\
 import pathlib
 
