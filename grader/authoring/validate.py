@@ -18,7 +18,8 @@
   the first test that catches it saying the diagnosis it declares (`# expect:`, grader/authoring/mutant_diagnosis.py);
   a surviving one is shown with an input on which it differs from the reference (grader/authoring/witness.py);
 - every accepted variant (accepted/*.py, grader/authoring/accepted.py) passes every test;
-- every test is deterministic: reference and mutants graded twice agree test by test;
+- every test is deterministic: reference and mutants graded twice, each grading from freshly seeded global
+  generators (grader/checker/as_the_page.py), agree test by test, verdicts and failure messages alike;
 - the tests' own code (not the learner's calls) raises nothing and runs within its time
   (grader/authoring/tests_own_code.py): a test that fails in its own code is the exercise's bug, never a catch;
 - the reference's tests fit in a time budget (BUDGET_FRACTION of time_limit), learner and test code apart;
@@ -28,7 +29,8 @@ The report ends with where the time went (grader/authoring/validate_timing.py).
 
 Every grading runs like `python -m grader check` (a checker process, the
 learner's code in the sandbox, the references of the steps it uses in scope),
-so a mutant that loops ends as a timeout instead of hanging the validation.
+so a mutant that loops ends as a timeout instead of hanging the validation; and as the page grades: the
+hidden tests cannot read the exercise's files, nor any exercise's beside it (see exercise_rules.hidden_folders).
 """
 
 import dataclasses
