@@ -243,13 +243,13 @@ def test_pair(softmax_rows):
     expect_close(got, [[1 / (1 + math.e), math.e / (1 + math.e)]], atol=1e-9, what="softmax_rows(x)")
 '''
 WRONG_ON_PAIRS = """\
-# Forgets to normalise rows of two scores.
+# Forgets to normalise the row [0, 1] (which no random input draws).
 import numpy as np
 
 
 def softmax_rows(x):
     exps = np.exp(x - x.max(axis=1, keepdims=True))
-    if x.shape == (1, 2):
+    if x.tolist() == [[0.0, 1.0]]:
         return exps
     return exps / exps.sum(axis=1, keepdims=True)
 """
@@ -269,8 +269,8 @@ def test_an_error_in_the_tests_own_code_is_the_exercises(broken_diagnosis):
     assert len(result.problems) == 2, result.problems
     problem, mutant = result.problems
     assert problem.startswith(f"{folder}/tests.py:71: test 'A pair of scores' raised an exception in its own code "
-                              "(not in the learner's call) on mutants columns_not_rows.py and wrong_on_pairs.py and "
-                              "accepted variant log_sum_exp.py; learners would see an error that is not theirs:\n")
+                              "(not in the learner's call) on mutants columns_not_rows.py and wrong_on_pairs.py; "
+                              "learners would see an error that is not theirs:\n")
     assert "TypeError: ufunc 'bitwise_or' not supported" in problem
     assert f'File "{folder}/tests.py", line 71, in test_pair\n' in problem  # the traceback
     assert "  ✗ tests' own code raises nothing and runs within its time" in result.lines
@@ -584,3 +584,9 @@ def test_pyodide_installs_the_npm_packages_as_the_build_does(tmp_path, monkeypat
     with pytest.raises(PyodideError, match=f"grading in Pyodide needs Node.js and the npm packages: `npm ci` in "
                                            f"{tmp_path} failed"):
         pyodide_dist()
+
+
+def test_an_accepted_variant_is_named_as_such_where_the_tests_own_code_failed():
+    from grader.authoring.tests_own_code import _labels
+    assert _labels(["reference", "a.py", "b.py", "accepted/loop.py"]) == \
+        "the reference, mutants a.py and b.py and accepted variant loop.py"

@@ -59,14 +59,16 @@ def time_split(tests):
 
 
 def _labels(labels):
-    """'the reference', 'mutants a.py and b.py', 'the starter and 4 mutant(s)'."""
+    """'the reference', 'mutants a.py and b.py', 'the starter, 4 mutant(s) and accepted variant c.py'."""
     names = [label for label in labels if label.endswith(".py") and not label.startswith(LABEL_PREFIX)]
+    accepted = [label[len(LABEL_PREFIX):] for label in labels if label.startswith(LABEL_PREFIX)]
     others = [f"the {label}" for label in labels if not label.endswith(".py")]
-    others += [f"accepted variant {label[len(LABEL_PREFIX):]}" for label in labels if label.startswith(LABEL_PREFIX)]
     if len(names) == 1:
         others.append(f"mutant {names[0]}")
     elif 1 < len(names) <= 3:
         others.append(f"mutants {', '.join(names[:-1])} and {names[-1]}")
     elif names:
         others.append(f"{len(names)} mutants")
+    if accepted:
+        others.append(f"accepted variant{'s' if len(accepted) > 1 else ''} {', '.join(accepted)}")
     return " and ".join(others) if len(others) < 3 else f"{', '.join(others[:-1])} and {others[-1]}"
