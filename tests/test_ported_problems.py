@@ -182,3 +182,163 @@ def test_a_ported_pca_validates_with_directions_compared_up_to_sign(pca_folder):
     report = "\n".join(result.lines)
     assert "mutants: 2/2 caught" in report and "accepted variants: 1/1 pass every test" in report
     assert "statement.md: 1 example output(s) checked against the reference" in report
+
+
+KMEANS_PROBLEM = r"""# Two-step k-means
+
+## Problem
+
+Write `kmeans(x, k)` that runs Lloyd's algorithm on the points `x`, starting from the first `k` points as
+centroids: assign each point to its nearest centroid, move each centroid to the mean of its points, and repeat
+until the assignment no longer changes. Return `(centroids, labels)`.
+
+## Output
+
+`centroids` of shape `(k, D)` and `labels`, a list of `N` ints: the cluster of each point. Clusters may come in
+any order and bear any numbers, as long as the same points are grouped together.
+
+## Examples
+
+```python
+x = np.array([[0.0, 0.0], [0.0, 1.0], [9.0, 9.0], [9.0, 8.0]])
+sorted(np.bincount(kmeans(x, 2)[1]).tolist())
+# -> [2, 2]
+```
+"""
+
+KMEANS_SOLUTION = '''\
+import numpy as np
+
+
+def kmeans(x, k):
+    """Lloyd's algorithm from the first k points: (centroids (k, D), labels as a list of ints)."""
+    centroids = x[:k].copy()
+    labels = None
+    while True:
+        distances = ((x[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
+        new = distances.argmin(axis=1)
+        if labels is not None and (new == labels).all():
+            return centroids, [int(label) for label in labels]
+        labels = new
+        centroids = np.array([x[labels == j].mean(axis=0) for j in range(k)])
+'''
+
+KMEANS_TESTS = '''\
+"""Hidden tests for kmeans(x, k): clusters compared up to their order and their numbers.
+
+Expected clusters come from a plain-Python Lloyd's algorithm on small, well separated blobs.
+"""
+
+import numpy as np
+
+from grader.core.checks import precision_of
+from grader.core.testkit import as_int_list, checked_array, compare_up_to_order, expect_same_partition, items
+
+
+def _lloyd(points, k):
+    centroids = [list(point) for point in points[:k]]
+    labels = None
+    while True:
+        new = [min(range(k), key=lambda j: sum((a - b) ** 2 for a, b in zip(point, centroids[j])))
+               for point in points]
+        if new == labels:
+            return centroids, labels
+        labels = new
+        for j in range(k):
+            members = [point for point, label in zip(points, labels) if label == j]
+            centroids[j] = [sum(column) / len(members) for column in zip(*members)]
+
+
+def _blobs(seed, centres, n):
+    rng = np.random.default_rng(seed)
+    points = np.concatenate([rng.normal(centre, 0.3, size=(n, len(centre))) for centre in centres])
+    return points[rng.permutation(len(points))]
+
+
+def _check(kmeans, x, k):
+    what = f"kmeans(x, {k}) for x of shape {x.shape}"
+    centroids, labels = items(kmeans(x, k), what, names=("centroids", "labels"))
+    expected_centroids, expected_labels = _lloyd(x.tolist(), k)
+    got = checked_array(centroids, precision_of(x), what=f"centroids of {what}", shape=(k, x.shape[1]))
+    compare_up_to_order(got, expected_centroids, atol=1e-6, what=f"centroids of {what}")
+    expect_same_partition(as_int_list(labels, f"labels of {what}"), expected_labels, what=f"labels of {what}")
+
+
+def test_three_blobs(kmeans):
+    """Three well separated blobs are found"""
+    _check(kmeans, _blobs(0, [(0.0, 0.0), (5.0, 5.0), (0.0, 5.0)], 6), 3)
+
+
+def test_four_blobs(kmeans):
+    """Four blobs in three dimensions"""
+    _check(kmeans, _blobs(1, [(0.0, 0.0, 0.0), (4.0, 0.0, 0.0), (0.0, 4.0, 0.0), (0.0, 0.0, 4.0)], 5), 4)
+'''
+
+KMEANS_MUTANTS = {
+    "centroids_never_move.py": '''\
+# Assigns the points once and returns the starting centroids.
+# expect: centroids of kmeans
+import numpy as np
+
+
+def kmeans(x, k):
+    centroids = x[:k].copy()
+    labels = ((x[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+    return centroids, [int(label) for label in labels]
+''',
+    "one_iteration.py": '''\
+# Stops after one update of the centroids, before the assignment settles.
+# expect: centroids of kmeans
+import numpy as np
+
+
+def kmeans(x, k):
+    centroids = x[:k].copy()
+    labels = ((x[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+    centroids = np.array([x[labels == j].mean(axis=0) for j in range(k)])
+    return centroids, [int(label) for label in labels]
+''',
+}
+
+KMEANS_ACCEPTED = '''\
+# Numbers the clusters from the last to the first, centroids in that order too.
+import numpy as np
+
+
+def kmeans(x, k):
+    centroids = x[:k].copy()
+    labels = None
+    while True:
+        new = ((x[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+        if labels is not None and (new == labels).all():
+            return centroids[::-1], [int(k - 1 - label) for label in labels]
+        labels = new
+        centroids = np.array([x[labels == j].mean(axis=0) for j in range(k)])
+'''
+
+KMEANS_STARTER = '''\
+import numpy as np
+
+
+def kmeans(x, k):
+    """(centroids of shape (k, D), labels as a list of N ints): Lloyd's algorithm from the first k points."""
+    raise NotImplementedError
+'''
+
+
+def test_a_ported_kmeans_validates_with_clusters_compared_up_to_renaming(tmp_path):
+    folder = create_exercise("kmeans", tmp_path / "exercises", statement=(KMEANS_PROBLEM, "PROBLEM.md"), draft=False)
+    write_placeholders(folder, "Group points around k centroids with Lloyd's algorithm.",
+                       ["Assign, then move each centroid to the mean of its points; stop when nothing changes."])
+    (folder / "solution.py").write_text(KMEANS_SOLUTION)
+    (folder / "starter.py").write_text(KMEANS_STARTER)
+    (folder / "tests.py").write_text(KMEANS_TESTS)
+    (folder / "mutants" / "first_mistake.py").unlink()
+    for name, source in KMEANS_MUTANTS.items():
+        (folder / "mutants" / name).write_text(source)
+    (folder / "accepted").mkdir()
+    (folder / "accepted" / "numbered_backwards.py").write_text(KMEANS_ACCEPTED)
+    result = validate_exercise(folder)
+    assert result.ok, result.problems
+    report = "\n".join(result.lines)
+    assert "mutants: 2/2 caught" in report and "accepted variants: 1/1 pass every test" in report
