@@ -16,8 +16,6 @@ from grader.checker.tests_timer import TestsTimer
 from grader.core.engine import TestsError, one_line, run_tests
 from grader.processes import close_fds_except, die_with_parent
 
-LEARNER_SEED = 0
-
 def checker_main(spec, source, limits, sandbox, events_fd, parent_pid, earlier=(), hidden=(), vary_state=False):
     """Entry point in the forked child; never returns.  `hidden`, `vary_state`: see as_the_page.py."""
     try:
@@ -35,9 +33,7 @@ def checker_main(spec, source, limits, sandbox, events_fd, parent_pid, earlier=(
             line = json.dumps(event, ensure_ascii=True, allow_nan=False) + "\n"
             os.write(events_fd, line.encode())
 
-        # With vary_state, the learner's global generators start from one state in every grading and the tests'
-        # from a new one: what changes between two gradings is the tests' doing, never a mutant's own draws.
-        learner = RemoteLearner(spec.entry, source, sandbox, limits, earlier, seed=LEARNER_SEED if vary_state else None)
+        learner = RemoteLearner(spec.entry, source, sandbox, limits, earlier)
         learner.prepare()
         hide_folders(hidden)
         if vary_state:

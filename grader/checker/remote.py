@@ -77,9 +77,8 @@ def wall_backstop(cpu_seconds):
 
 
 class RemoteLearner:
-    def __init__(self, entry_name, source, sandbox, limits, earlier=(), seed=None):
+    def __init__(self, entry_name, source, sandbox, limits, earlier=()):
         self.entry_name, self.source, self.sandbox, self.limits = entry_name, source, sandbox, limits
-        self.seed = seed  # the learner's global generators start from it (validate: a mutant's draws repeat)
         self.earlier = tuple(earlier)  # EarlierStep: their entry functions are in the learner's scope
         self.references = References(self.earlier)  # run here, for the learner's calls to them
         self._parameters = []  # the names of the learner's function's parameters, as it reported them
@@ -206,7 +205,7 @@ class RemoteLearner:
         earlier = [{key: value for key, value in step.to_dict().items() if key != "source"} for step in self.earlier]
         request = {"load": {"entry": self.entry_name, "source": self.source,
                             "importable": sorted(importable) if importable is not None else None,
-                            "earlier": earlier, "seed": self.seed}}
+                            "earlier": earlier}}
         message, _ = self._exchange(request, (), self._left(), self._used_up(), loading=True)
         error, parameters = message.get("loaded", 0), message.get("parameters")
         if set(message) != {"loaded", "parameters"} or not (error is None or type(error) is str):

@@ -5,8 +5,7 @@ end of `channel` (a stream socket).  Messages are frames of plain data (see
 grader/wire.py):
 
     checker -> learner   {"load": {"entry": str, "source": str, "importable": [str] | None,
-                                   "earlier": [EarlierStep.to_dict() without "source", ...],
-                                   "seed": int | None (the global generators' seed, before loading)}}   first, once
+                                   "earlier": [EarlierStep.to_dict() without "source", ...]}}   first, once
     learner -> checker   {"loaded": None | error message, "parameters": [the entry's parameter names]}
     checker -> learner   {"call": value tree, "shared": [[offset, size], ...]}      (args, kwargs)
                          the arrays' bytes: in the frame's blobs when "shared" is empty, else at those
@@ -40,11 +39,8 @@ import collections
 import io
 import mmap
 import os
-import random
 import socket
 import sys
-
-import numpy
 
 from grader.core.engine import builtin_bases, describe_exception, load_submission, one_line
 from grader.core.side_effects import parameter_names, shared_result
@@ -68,9 +64,6 @@ def serve(channel):
             if request.get("importable") is not None:
                 refuse_imports_missing_from(request["importable"])
             earlier = references.stub_steps(request.get("earlier"))
-            if type(request.get("seed")) is int:
-                random.seed(request["seed"])
-                numpy.random.seed(request["seed"])
             entry, error = load_submission(request.get("entry"), request.get("source", ""), earlier)
             parameters = parameter_names(entry) if error is None else []
             channel.send({"loaded": error, "parameters": parameters})
