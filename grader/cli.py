@@ -181,6 +181,10 @@ def _parser():
     new.add_argument("--uses", type=_ids, default=(), metavar="ID,ID",
                      help="earlier steps of the track it builds on (their entry functions are in the learner's "
                           "scope), e.g. softmax,causal_attention")
+    new.add_argument("--from", dest="statement", type=Path, metavar="PROBLEM.md",
+                     help="start from this problem statement: it becomes statement.md, its '# Title' the title, "
+                          "the first `name(args)` it shows the function learners write; the rest are skeletons "
+                          "of that function to fill in")
     _add_root_option(new)
     new.set_defaults(command=run_new)
 
@@ -575,17 +579,27 @@ def run_new(args):
         return write_starter_notebooks(args)
     if args.output:
         raise UsageError("-o/--output is for --notebook")
+    statement = None
+    if args.statement is not None:
+        try:
+            statement = (args.statement.read_text(encoding="utf-8"), str(args.statement))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"--from {args.statement}: cannot read it ({exc})") from None
     try:
         folder = create_exercise(args.id, args.root, title=args.title, track=args.track, step=args.step,
-                                 entry=args.entry, uses=args.uses)
+                                 entry=args.entry, uses=args.uses, placeholders=True, statement=statement)
     except ScaffoldError as exc:
         raise UsageError(str(exc)) from None
     shown = os.path.relpath(folder) if folder.resolve().is_relative_to(Path.cwd()) else str(folder)
-    print(f"Created {shown}/ with a small working example (a row-wise softmax):")
+    if statement is None:
+        print(f"Created {shown}/ with a small working example (a row-wise softmax):")
+    else:
+        print(f"Created {shown}/ from {args.statement}, with skeletons of {load_exercise(folder).entry}() to fill in:")
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         print(f"  {path.relative_to(folder).as_posix()}")
     target = args.id if args.root == EXERCISES_DIR else shown
-    print(f"Replace the example with your exercise (AUTHORING.md explains each file), then run:\n"
+    what = "the example with your exercise" if statement is None else "each TODO(author)"
+    print(f"Replace {what} (AUTHORING.md explains each file; validate names every TODO(author) left), then run:\n"
           f"  python -m grader validate {target}")
     return EXIT_PASSED
 

@@ -59,6 +59,7 @@ METADATA = {
 }
 REQUIRED_FILES = ("exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py")
 HOW_IT_WORKS_FILE = "how_it_works.md"
+TRACK_HELPERS_FOLDER = "_track"  # <exercises>/_track/<track>.py: helpers a track's hidden tests import as `_track`
 MAX_SUMMARY_CHARS = 120  # one line under the title on the index
 MAX_FILE_BYTES = 1_000_000  # per file: far above any real exercise, small enough to load and compile at once
 
@@ -140,9 +141,15 @@ class Exercise:
     # starter.py none (the learner finds the method; hints may lead to it).
     hidden_formulas: tuple
     how_it_works: str | None  # how_it_works.md: the method, for after a pass
+    track_helpers: str | None = None  # _track/<track>.py beside the exercises: helpers its tests import as _track
+
+    @property
+    def track_helpers_path(self):
+        return self.path.parent / TRACK_HELPERS_FOLDER / f"{self.track}.py"
 
     def grading_spec(self):
         return GradingSpec(exercise_id=self.id, entry=self.entry, tests_source=self.tests_source,
+                           track_source=self.track_helpers, track_filename=_display(self.track_helpers_path),
                            tests_filename=_display(self.path / "tests.py"), points=self.points or None)
 
     def error_at(self, key, message):
@@ -195,6 +202,10 @@ def load_exercise(name_or_path, root=EXERCISES_DIR):
     _check_entry_defined(folder, metadata["entry"], texts["solution.py"])
     _check_hidden_formulas(folder, metadata["hidden_formulas"], texts["starter.py"], texts["solution.py"])
     how_it_works = folder / HOW_IT_WORKS_FILE
+    track_helpers = folder.parent / TRACK_HELPERS_FOLDER / f"{metadata['track']}.py"
+    if track_helpers.is_file():
+        metadata["track_helpers"] = _read_text(track_helpers)
+        _check_compiles(track_helpers, metadata["track_helpers"])
     return Exercise(
         path=folder, statement=texts["statement.md"], starter=texts["starter.py"],
         solution=texts["solution.py"], tests_source=texts["tests.py"], mutants=_solutions(folder / "mutants"),

@@ -11,14 +11,16 @@ mutants caught, determinism, speed) are grader/authoring/validate.py's.
 """
 
 import ast
+import dataclasses
 import functools
 import inspect
 import re
 import sys
 
 from grader.checker.supervisor import load_test_names
-from grader.core.engine import GradingSpec, TestsError, load_tests
+from grader.core.engine import TRACK_MODULE, TestsError, load_tests
 from grader.exercise import ExerciseError, exercise_folders, track_step, where
+from grader.nondeterminism import nondeterministic_calls
 
 MUTANT_HEADER = re.compile(r"#[ \t]*\S")  # a mutant's first line: a comment with some text in it
 
@@ -73,16 +75,19 @@ def mutant_problems(exercise):
 
 
 def tests_problems(exercise):
-    """([HiddenTest] or None when they do not load, [problem]): the hidden tests load as `check` loads them, each
-    has a docstring and a name of its own, no test function is defined twice, they import only what the browser
-    has, and [points] and [visibility] name only their tests."""
+    """([HiddenTest] or None when they do not load, [problem]): the hidden tests load as `check` loads them (without
+    the exercise's files, as on the page), each has a docstring and a name of its own, no test function is defined
+    twice, they import only what the browser has, read neither the clock nor an unseeded or global generator
+    (grader/nondeterminism.py), and [points] and [visibility] name only their tests."""
     tests_path = exercise.path / "tests.py"
     tree = ast.parse(exercise.tests_source)  # the loader compiled it already
     # Checked before loading: a module the browser lacks may well import fine here, or fail the import.
-    problems = _foreign_imports(tree, tests_path) + _shadowed_tests(tree, tests_path)
+    problems = (_foreign_imports(tree, tests_path, exercise) + _shadowed_tests(tree, tests_path)
+                + [_problem(tests_path, what, line) for line, what in nondeterministic_calls(tree)]
+                + track_helpers_problems(exercise))
     spec = exercise.grading_spec()
     # In a child, as `check` loads them: printing, hanging or exiting while loading is refused there.
-    refused = _refused_by_check(spec.entry, spec.tests_source, spec.tests_filename)
+    refused = _refused_by_check(spec, hidden_folders(exercise))
     if refused is not None:
         return None, [*problems, refused]
     try:
@@ -109,14 +114,19 @@ def tests_problems(exercise):
 
 
 @functools.lru_cache(maxsize=256)  # a preview rebuilding on every save loads the unchanged ones once
-def _refused_by_check(entry, tests_source, tests_filename):
+def _refused_by_check(spec, hidden):
     """Why `check` would refuse to load these hidden tests (TestsError's message), or None."""
     try:
-        load_test_names(GradingSpec(exercise_id="", entry=entry, tests_source=tests_source,
-                                    tests_filename=tests_filename))
+        load_test_names(dataclasses.replace(spec, exercise_id="", points=None), hidden=hidden)
     except TestsError as exc:
         return str(exc)
     return None
+
+
+def hidden_folders(exercise):
+    """The folders the hidden tests may not read, as on the page: the exercise's and every exercise's beside it
+    (their references, mutants and data are not on the page either)."""
+    return tuple(sorted({str(exercise.path), *map(str, exercise_folders(exercise.path.parent))}))
 
 
 def _shadowed_tests(tree, tests_path):
@@ -131,8 +141,22 @@ def _shadowed_tests(tree, tests_path):
     return problems
 
 
-def _foreign_imports(tree, tests_path):
-    """Imports of anything but numpy, the standard library and grader.core: the browser has nothing else."""
+def track_helpers_problems(exercise):
+    """[problem] for the track's helper module (_track/<track>.py): it imports only what the tests may, never a
+    reference, and reads neither the clock nor an unseeded or global generator."""
+    if exercise.track_helpers is None:
+        return []
+    path = exercise.track_helpers_path
+    tree = ast.parse(exercise.track_helpers)  # the loader compiled it already
+    return (_foreign_imports(tree, path, exercise, helpers=True)
+            + [_problem(path, what, line) for line, what in nondeterministic_calls(tree)])
+
+
+def _foreign_imports(tree, tests_path, exercise, helpers=False):
+    """Imports of anything but numpy, the standard library and grader.core: the browser has nothing else.
+    The tests may import the track's helpers (`_track`) when the track has them; neither may import a reference."""
+    references = {"solution", "submission", "exercises", "mutants", "accepted", *(
+        folder.name for folder in exercise_folders(exercise.path.parent))} | ({TRACK_MODULE} if helpers else set())
     problems = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -143,6 +167,18 @@ def _foreign_imports(tree, tests_path):
             continue
         for module in modules:
             top = module.split(".")[0]
+            if top in references and top not in sys.stdlib_module_names:
+                who = "the track's helpers" if helpers else "hidden tests"
+                problems.append(_problem(tests_path, f"imports {module}: {who} may not import a reference or "
+                                         f"another exercise's files (the page has none of them); compute expected "
+                                         f"values in plain Python and numpy", node.lineno))
+                continue
+            if top == TRACK_MODULE and not helpers:
+                if exercise.track_helpers is None:
+                    problems.append(_problem(tests_path, f"imports {TRACK_MODULE}, but the track {exercise.track!r} "
+                                             f"has no helper module ({where(exercise.track_helpers_path)})",
+                                             node.lineno))
+                continue
             if not (top == "numpy" or top in sys.stdlib_module_names
                     or module == "grader.core" or module.startswith("grader.core.")):
                 problems.append(_problem(tests_path, f"imports {module}: hidden tests may import only numpy, the "

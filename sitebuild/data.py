@@ -12,7 +12,7 @@ def grading_data(exercise, test_names, used):
     its reference, which the page puts in scope when the learner has no passing code for that step
     (never shown: the used step's reveal rule does not apply).
     """
-    spec = dataclasses.replace(exercise.grading_spec(), tests_filename="tests.py")
+    spec = dataclasses.replace(exercise.grading_spec(), tests_filename="tests.py", track_filename="_track.py")
     data = {field.name: getattr(spec, field.name) for field in dataclasses.fields(GradingSpec)}
     uses = [{"exercise_id": step.id, "entry": step.entry, "step": step.step, "title": step.title,
              "uses": list(step.uses), "reference": step.solution} for step in used]

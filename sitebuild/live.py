@@ -53,6 +53,12 @@ class BuildState:
             if problem is not None:
                 self.invalid[exercise_id] = problem
 
+    def forget_all_but(self, exercise_ids):
+        """Drop the validation problems of exercises no longer built (deleted, renamed)."""
+        with self._lock:
+            for exercise_id in set(self.invalid) - set(exercise_ids):
+                del self.invalid[exercise_id]
+
     def snapshot(self):
         with self._lock:
             error = self.error or next((self.invalid[key] for key in sorted(self.invalid)), None)
@@ -70,8 +76,13 @@ class Validations:
 
     def start(self, report):
         """Validate the exercises `report` (a BuildReport) left unvalidated; those it found valid in the cache
-        are valid (a validation of an older version of one of them is dropped)."""
+        are valid (a validation of an older version of one of them is dropped).  The problems of exercises
+        the build no longer has go, and so do their validations under way."""
+        built = {*report.validated, *report.from_cache, *(exercise.id for exercise in report.unvalidated)}
+        self.state.forget_all_but(built)
         with self._lock:
+            for exercise_id in set(self._wanted) - built:
+                del self._wanted[exercise_id]
             for exercise_id in report.from_cache:
                 self._wanted.pop(exercise_id, None)
                 self.state.validated(exercise_id, None)

@@ -5,7 +5,7 @@ from collections import Counter
 from itertools import groupby
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from grader.pyodide.dist import PYODIDE_VERSION
 from sitebuild.try_example import example_calls
@@ -72,6 +72,7 @@ class Renderer:
         self.env.globals["python_start"] = sorted(python_start, key=lambda url: not url.endswith(".wasm"))
         self.env.globals["python_files"] = list(python_files)
         self.env.filters["track_title"] = track_title
+        self.env.filters["inline_code"] = inline_code
 
     def index(self, tracks, capstones=None):
         """tracks: [(slug, [Exercise, ...] ordered by step)], ordered for display; capstones: {slug: Capstone}, each
@@ -101,3 +102,13 @@ class Renderer:
         return self.env.get_template("capstone.html").render(
             root="../", preload_python=True, capstone=capstone, statement_html=Markup(statement_html), used=used,
             prev=prev_exercise)
+
+
+def inline_code(text):
+    """A test's name as HTML: `code` between backticks in <code>, as the statement shows it (site/js/results.js
+    does the same for the results)."""
+    parts = str(text).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: shown as written
+        return escape(text)
+    return Markup("").join(escape(part) if index % 2 == 0 else Markup("<code>%s</code>") % part
+                           for index, part in enumerate(parts))

@@ -50,7 +50,8 @@ class Validator:
         key = digest(self.environment, grading_inputs(exercise))
         validation = validate_exercise(exercise)
         if not validation.ok:
-            first = " ".join(validation.problems[0].split())
+            # Line by line (a traceback stays readable in the terminal and the preview's bar), spaces kept.
+            first = "\n".join(line.rstrip() for line in validation.problems[0].strip().splitlines())
             raise BuildError(f"{first} (`python -m grader validate {exercise.id}` gives the full report)")
         self.cache.put(key, {"exercise": exercise.id})
         self.validated.append(exercise.id)
@@ -61,6 +62,7 @@ def grading_inputs(exercise):
     return json.dumps({
         "id": exercise.id, "entry": exercise.entry, "time_limit": exercise.time_limit,
         "starter": exercise.starter, "solution": exercise.solution, "tests": exercise.tests_source,
+        "track_helpers": exercise.track_helpers,
         "mutants": exercise.mutants, "accepted": exercise.accepted,
         "earlier": [step.to_dict() for step in reference_steps(exercise)],
         "examples": [example.code for example in find_examples(exercise.statement)[0]],

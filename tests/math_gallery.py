@@ -24,6 +24,8 @@ GALLERY = [
     ("max under", r"\max_j x_j", True, "mrow(munder(mrow(mi:max mo:\u2061) mi:j) mspace msub(mi:x mi:j))"),
     ("text", r"x \text{ if } y", False, "mrow(mi:x mtext:\u00a0if\u00a0 mi:y)"),
     ("operator name", r"\operatorname{softmax}(z)", False, "mrow(mi[normal]:softmax mo:\u2061 mo:( mi:z mo:))"),
+    ("operator name with its index under", r"\operatorname*{argmin}_j d_j", True,
+     "mrow(munder(mrow(mi[normal]:argmin mo:\u2061) mi:j) mspace msub(mi:d mi:j))"),
     ("upright letters", r"\mathrm{out}", False, "mrow(mi[normal]:o mi[normal]:u mi[normal]:t)"),
     ("blackboard bold", r"\mathbb{R}^{T \times C}", False, "msup(mi:ℝ mrow(mi:T mo:× mi:C))"),
     ("bold", r"\mathbf{W} \boldsymbol{x}", False, "mrow(mi:𝐖 mi:𝒙)"),

@@ -14,7 +14,8 @@ from grader.authoring.scaffold import ScaffoldError, create_exercise
 from grader.authoring.validate import validate_exercise
 
 ROOT = Path(__file__).resolve().parents[1]
-FORMAT_FILES = {"exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py", "mutants/columns_not_rows.py"}
+FORMAT_FILES = {"exercise.toml", "statement.md", "starter.py", "solution.py", "tests.py", "mutants/columns_not_rows.py",
+                "accepted/log_sum_exp.py"}
 
 
 def run(*args, cwd=ROOT):
@@ -37,9 +38,21 @@ def test_new_then_validate_passes(tmp_path):
     assert re.findall(r"^## (\w+)", exercise.statement, re.MULTILINE) == \
         ["Background", "Problem", "Input", "Output", "Examples", "Constraints", "Notes"]
 
+    # Everything passes but the summary and the hints, left to write.
+    validated = run("-m", "grader", "validate", "layer_norm", "--root", str(tmp_path))
+    assert validated.returncode == 1, validated.stdout
+    assert "mutants: 1/1 caught" in validated.stdout and "NOT VALID (3 problem(s))" in validated.stdout
+    assert f"{folder}/exercise.toml:6: still a placeholder of `grader new`, to write: summary = " in validated.stdout
+    write_summary_and_hints(folder)
     validated = run("-m", "grader", "validate", "layer_norm", "--root", str(tmp_path))
     assert validated.returncode == 0, validated.stdout
-    assert "mutants: 1/1 caught" in validated.stdout
+
+
+def write_summary_and_hints(folder):
+    """What the author writes where `grader new` left TODO(author) in exercise.toml."""
+    toml = (folder / "exercise.toml").read_text()
+    toml = re.sub(r"'TODO\(author\): [^']*'", "'Divide by the norm.'", toml)
+    (folder / "exercise.toml").write_text(re.sub(r'"TODO\(author\): [^"]*"', '"Normalise rows."', toml))
 
 
 def test_defaults_come_from_the_id_and_the_next_free_step(tmp_path):
@@ -58,7 +71,8 @@ def test_new_with_uses_scaffolds_an_exercise_that_builds_on_earlier_steps(tmp_pa
     exercise = load_exercise(tmp_path / "mixer")
     assert (exercise.uses, exercise.step) == (("row_softmax",), 3)
     assert "# In scope from earlier steps (call them, no need to paste them): row_softmax." in exercise.starter
-    assert validate_exercise(exercise).ok
+    write_summary_and_hints(tmp_path / "mixer")
+    assert validate_exercise(tmp_path / "mixer").ok
 
     refused = run("-m", "grader", "new", "early", "--track", "gpt", "--step", "1", "--uses", "mixer",
                   "--root", str(tmp_path))
@@ -147,18 +161,18 @@ def test_pytest_names_a_surviving_mutant_and_rewrites_asserts(tmp_path):
     assert "AssertionError: assert 'softmax_rows' == 'softmax'" in process.stdout
     # The new test fails on every mutant too, so delete it and look at the mutant alone.
     (folder / "tests.py").write_text((folder / "tests.py").read_text().split("\n\ndef test_plain_assert")[0])
-    (folder / "accepted").mkdir()
     (folder / "accepted" / "same.py").write_text("# The reference again.\n" + (folder / "solution.py").read_text())
     (folder / "accepted" / "columns.py").write_text((folder / "mutants" / "columns_not_rows.py").read_text())
     process = run("-m", "pytest", str(folder), "-v", "-p", "grader.pytest_plugin", "-p", "no:cacheprovider",
                   "-o", f"pythonpath={ROOT}", cwd=tmp_path)
     assert process.returncode == 1
-    assert "softmax_rows/mutants/same_as_reference.py survived: all 2 hidden tests pass on it" in process.stdout
+    assert "softmax_rows/mutants/same_as_reference.py survived: all 3 hidden tests pass on it" in process.stdout
     assert "FAILED softmax_rows/tests.py::mutant[same_as_reference]" in process.stdout
     assert "tests.py::accepted[same] PASSED" in process.stdout
-    assert "softmax_rows/accepted/columns.py is an accepted variant, yet 2 hidden test(s) reject it:\n" \
-           "Each row is the softmax of that row (failed): softmax_rows(x) for x of shape (3, 4): every column sums " \
-           "to 1 instead of every row" in process.stdout
+    assert "softmax_rows/accepted/columns.py is an accepted variant, yet 3 hidden test(s) reject it:\n" \
+           "Each row is the softmax of that row (failed): softmax_rows(x) for x of shape (3, 4), entry [0, 1]: " \
+           "expected 0.0871443, got 0.821409 (12 of 12 entries differ) (every column sums to 1 instead of every row; " \
+           "normalise along axis=1)" in process.stdout, process.stdout
 
 
 def test_project_test_suite_does_not_collect_exercises():
@@ -181,6 +195,7 @@ def pasted_output(command):
 
 def without_timings(text):
     """`text` with each duration, and the name of the slowest test (which one it is varies), replaced."""
+    text = re.sub(r"(slowest mutants, [^:]*:).*", r"\1 ...", text)  # their order varies too
     return re.sub(r"\d+\.\d+ s\b", "N s", re.sub(r"slowest: '[^']*'", "slowest: 'T'", text))
 
 

@@ -605,3 +605,10 @@ def test_server_isolates_pages_unless_told_not_to(served_folder):
     assert isolated["Cross-Origin-Embedder-Policy"] == "require-corp"
     _, plain, _ = get(bases[False])
     assert plain["Cross-Origin-Opener-Policy"] is None and plain["Cross-Origin-Embedder-Policy"] is None
+
+
+def test_backticks_in_a_test_name_show_as_code():
+    from sitebuild.render import inline_code
+    assert inline_code("Rows of `x` sum to 1 <exactly>") == "Rows of <code>x</code> sum to 1 &lt;exactly&gt;"
+    assert inline_code("An unpaired ` stays") == "An unpaired ` stays"
+    assert inline_code("`a<b`") == "<code>a&lt;b</code>"

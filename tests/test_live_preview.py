@@ -10,8 +10,8 @@ import urllib.request
 import pytest
 
 from live_server import ROOT, live_server
-from sitebuild.live import BuildState, watch
-from sitebuild.pipeline import BuildOptions, build_site
+from sitebuild.live import BuildState, Validations, watch
+from sitebuild.pipeline import BuildOptions, BuildReport, build_site
 from sitebuild.render import Renderer
 
 
@@ -155,3 +155,13 @@ def test_a_rebuild_reloads_before_validating_and_the_validation_reports_after(wa
     # Back to the version validated before: the cache knows it, and the problem goes.
     save_until(solution, original, lambda: state.snapshot()["error"] is None, "the fix")
     assert watcher.is_alive()
+
+
+def test_the_problem_of_a_deleted_exercise_goes_with_it(tmp_path):
+    state = BuildState()
+    validations = Validations(BuildOptions(out_dir=tmp_path / "site", cache_dir=tmp_path / "cache"), state, print)
+    state.validated("deleted_one", "exercises/deleted_one/tests.py:3: hidden tests fail to import")
+    assert state.snapshot()["error"].startswith("exercises/deleted_one/tests.py:3")
+    validations.start(BuildReport(exercises=1, seconds=0.1, validated=[], from_cache=["sinusoidal_pe"],
+                                  cache_warning=None))
+    assert state.snapshot()["error"] is None

@@ -139,3 +139,48 @@ def test_offline_through_the_sandboxed_learner():
 def test_a_space_naming_an_unknown_dimension_is_the_authors_error(space, dims, message):
     with pytest.raises(ValueError, match=message):
         random_checks.compare_on_random_inputs(lambda x: x, lambda x: x, space, dims=dims)
+
+
+PAIR_TESTS = '''
+import numpy as np
+from grader.core.random_checks import array, compare_on_random_inputs
+
+def _stats(x):
+    return np.array([sum(column) / len(column) for column in x.T.tolist()]), float(np.var(x))
+
+def _named(x):
+    mean, var = _stats(x)
+    return {"mean": mean, "var": var}
+
+def test_pair(stats):
+    """Mean of each column and the variance of all"""
+    compare_on_random_inputs(stats, _stats, {"x": array(("N", "C"))}, dims={"N": (1, 6), "C": (1, 3)})
+
+def test_dict(stats):
+    """The same, by name"""
+    compare_on_random_inputs(lambda x: dict(zip(("mean", "var"), stats(x))), _named, {"x": array(("N", "C"))},
+                             dims={"N": (1, 6), "C": (1, 3)})
+'''
+PAIR_SPEC = GradingSpec("stats", "stats", PAIR_TESTS)
+
+
+def test_a_function_returning_a_tuple_or_a_dict_is_compared_item_by_item():
+    correct = "import numpy as np\n\ndef stats(x):\n    return x.mean(axis=0), x.var()\n"
+    assert [test["status"] for test in grade(PAIR_SPEC, correct)["tests"]] == ["passed", "passed"]
+    # The sample variance (ddof=1): wrong from 2 points on (and nan for 1).
+    wrong = "import numpy as np\n\ndef stats(x):\n    return x.mean(axis=0), x.var(ddof=1)\n"
+    pair, named = grade(PAIR_SPEC, wrong)["tests"]
+    assert pair["status"] == named["status"] == "failed"
+    # Shrunk to one point, where the sample variance is nan; both results shown item by item.
+    assert "  expected: (np.array([0.]),\n              0.0)\n  got:      (np.array([0.]),\n              nan)\n" \
+        in pair["message"], pair["message"]
+    assert pair["message"].endswith("\n  stats(x)[1]: expected 0, got nan"), pair["message"]
+    assert "  expected: {'mean': np.array(" in named["message"] and "\n              'var': " in named["message"]
+    assert "<lambda>(x)['var']" in named["message"], named["message"]
+
+
+def test_a_tuple_of_the_wrong_length_is_named():
+    source = "def stats(x):\n    return (x.mean(axis=0),)\n"
+    pair = grade(PAIR_SPEC, source)["tests"][0]
+    assert pair["status"] == "failed"
+    assert pair["message"].endswith("stats(x): expected a tuple of 2 values, got 1"), pair["message"]

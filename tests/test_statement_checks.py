@@ -111,7 +111,7 @@ Write `demo(x)`, the softmax of each row. It costs $ 5 nothing.
 
 ![diagram](figures/diagram.svg) and ![missing](figures/missing.png)
 
-See [the first step](../first/), [a page](notes.html), [the tests](tests.py) and [the repo](../../README.md).
+See [the first step](../first/), [the second](../secnod/), [a page](notes.html), [the tests](tests.py) and [the repo](../../README.md).
 
 ```python
 demo(np.array([[0.0, np.log(3.0)]]))    # -> [[0.25 0.76]]
@@ -133,6 +133,7 @@ def broken(tmp_path_factory):
     """A valid scaffold whose statement then gets every kind of mistake, validated once."""
     root = tmp_path_factory.mktemp("exercises")
     create_exercise("first", root, draft=False)
+    create_exercise("second", root, draft=False)
     folder = create_exercise("demo", root, draft=False)
     (folder / "figures").mkdir()
     (folder / "figures" / "diagram.svg").write_text(SVG)
@@ -144,17 +145,17 @@ def test_validate_names_each_statement_problem_with_its_line(broken):
     folder, result = broken
     where = f"{folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) else folder}/statement.md"
     problems = [problem for problem in result.problems if "statement.md" in problem]
-    assert problems[:5] == [
+    assert problems[:6] == [
         f"{where}:3: a `$` that starts no formula is shown as a dollar sign: close the formula (`$x$`, no space "
         f"inside the dollars) or write `\\$` for a dollar sign",
-        f"{where}:5: missing image: image 'figures/missing.png': there is no file figures/missing.png in the "
-        f"exercise's folder",
-        f"{where}:7: dead link: link 'notes.html': there is no file notes.html in the exercise's folder",
+        f"{where}:5: missing image 'figures/missing.png': no such file in the exercise's folder",
+        f"{where}:7: dead link '../secnod/': there is no exercise secnod beside this one (did you mean second?)",
+        f"{where}:7: dead link 'notes.html': no such file in the exercise's folder",
         f"{where}:7: link 'tests.py': tests.py is part of the exercise itself and is not published",
         f"{where}:7: link '../../README.md' points outside the exercise's folder: only files inside it are "
         f"published (and other exercises' pages, as `../softmax/`)",
     ]
-    wrong, raised = problems[5:]
+    wrong, raised = problems[6:]
     assert wrong == (f"{where}:10: `demo(np.array([[0.0, np.log(3.0)]]))` shows another output than the reference "
                      f"gives:\n      written:\n        [[0.25 0.76]]\n      reference:\n        [[0.25 0.75]]")
     assert re.fullmatch(rf"{re.escape(where)}:19: this example raises AxisError: axis 1 is out of bounds for "
@@ -171,7 +172,7 @@ def test_the_build_refuses_the_same_statement_with_its_line(broken, tmp_path):
                            cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert built.returncode != 0
     # Every problem found without running the examples, each with its line, as `validate` says it.
-    found_statically = [problem for problem in result.problems if "statement.md" in problem][:5]
+    found_statically = [problem for problem in result.problems if "statement.md" in problem][:6]
     assert built.stderr.splitlines() == ["error: " + found_statically[0], *found_statically[1:]]
     assert not (tmp_path / "_site").exists()
 
@@ -222,6 +223,8 @@ def test_the_build_refuses_a_wrong_example_output_with_its_line(tmp_path):
     built = subprocess.run([sys.executable, str(ROOT / "build.py"), "--exercises", root, "--out", tmp_path / "_site",
                             "--pyodide-url", CDN], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert built.returncode == 2
+    # The two outputs as they print, a line per row.
     assert (f"demo/statement.md:{line}: `demo(np.array([[0.0, 0.0], [0.0, np.log(3.0)]]))` shows another output "
-            f"than the reference gives: written: [[0.5 0.5 ] [0.25 0.7]] reference: [[0.5 0.5 ] [0.25 0.75]]") \
-        in built.stderr
+            f"than the reference gives:\n      written:\n        [[0.5  0.5 ]\n         [0.25 0.7]]\n      "
+            f"reference:\n        [[0.5  0.5 ]\n         [0.25 0.75]] (`python -m grader validate demo` gives the full "
+            f"report)") in built.stderr, built.stderr

@@ -7,11 +7,12 @@ import pytest
 
 from grader.core import testkit
 from grader.core.checks import Failed, expect_close, precision_of
-from grader.core.testkit import (Diagnosis, as_dict, as_float, as_int, as_int_list, binomial_range,
-                                 bounded_moments_range, call, call_flat, call_many, compare, diagnose, expect_count,
-                                 expect_distribution, expect_frequencies, expect_gradient, expect_moments,
-                                 expect_seeded, expect_value_error, expected_got, items, ks_distance, ks_threshold,
-                                 normal_cdf, normal_moments_range, num, num_pair, numeric_gradient, python_ints,
+from grader.core.testkit import (Diagnosis, align_rows, as_dict, as_float, as_int, as_int_list, binomial_range,
+                                 bounded_moments_range, call, call_flat, call_many, compare, compare_up_to_order,
+                                 compare_up_to_sign, diagnose, expect_count, expect_distribution, expect_frequencies,
+                                 expect_gradient, expect_moments, expect_same_partition, expect_seeded,
+                                 expect_value_error, expected_got, items, ks_distance, ks_threshold, normal_cdf,
+                                 normal_moments_range, num, num_pair, numeric_gradient, python_ints,
                                  truncated_normal_cdf, truncated_normal_moments, uniform_cdf)
 
 
@@ -322,3 +323,50 @@ def test_call_flat_wants_the_natural_shape_flattened():
              f"return it flattened, .reshape(-1))")
     assert failure(call_flat, lambda seed, r, c: np.zeros(5), 0, 2, 3, shape=(2, 3), what="f(0, 2, 3)") == \
         "f(0, 2, 3): expected shape (6,), got (5,)"
+
+
+# ---- up to a symmetry ---------------------------------------------------------------------------------
+
+def _components():
+    """Three orthonormal directions as columns (PCA's, say), and the same with two signs flipped."""
+    q, _ = np.linalg.qr(np.random.default_rng(3).normal(size=(5, 3)))
+    return q, q * np.array([1.0, -1.0, -1.0])
+
+
+def test_columns_may_come_with_either_sign():
+    expected, flipped = _components()
+    compare_up_to_sign(flipped, expected, atol=1e-9)
+    compare_up_to_sign(flipped.T, expected.T, atol=1e-9, along="rows")
+    compare_up_to_sign(-expected[:, 0], expected[:, 0], atol=1e-9)  # one vector
+    assert failure(compare_up_to_sign, flipped.T, expected.T, atol=1e-9).startswith(
+        "your function's result (up to the sign of each column), entry [")
+
+
+def test_a_mistake_is_named_whatever_its_signs():
+    expected, flipped = _components()
+    unnormalised = expected * np.array([2.0, 3.0, 4.0])
+    got = unnormalised * np.array([-1.0, 1.0, -1.0])
+    message = failure(compare_up_to_sign, got, expected, atol=1e-9, what="pca(x)",
+                      mistakes=lambda: [(lambda: -unnormalised, "scaled by the singular values: divide by them")])
+    assert message.startswith("pca(x) (up to the sign of each column), entry [")
+    assert message.endswith("(15 of 15 entries differ) (scaled by the singular values: divide by them)")
+
+
+def test_rows_may_come_in_any_order():
+    centroids = np.array([[0.0, 0.0], [5.0, 5.0], [0.0, 5.0]])
+    compare_up_to_order(centroids[[2, 0, 1]], centroids, atol=1e-9)
+    assert align_rows(centroids[[1, 2, 0]], centroids).tolist() == centroids.tolist()
+    message = failure(compare_up_to_order, centroids[[2, 0, 1]] + [[0.0, 0.0], [0.0, 0.0], [0.0, 0.5]], centroids,
+                      atol=1e-6, what="kmeans(x)")
+    assert message == "kmeans(x) (rows in any order), entry [1, 1]: expected 5, got 5.5 (1 of 6 entries differ)"
+
+
+def test_cluster_labels_are_compared_up_to_renaming():
+    assert expect_same_partition(np.array([2, 2, 0, 1]), [0, 0, 1, 2]) == {2: 0, 0: 1, 1: 2}
+    assert failure(expect_same_partition, [1, 1, 1, 2], [0, 0, 2, 1], what="kmeans(x) labels") == (
+        "kmeans(x) labels: points 0 and 2 are in one cluster in your labels (1), but in two in the expected ones "
+        "(0 and 2); labels may be renamed, not merged")
+    assert failure(expect_same_partition, [1, 0, 0, 2], [0, 0, 2, 1]) == (
+        "the labels: points 0 and 1 are in one cluster in the expected labels (0), but in two in yours (1 and 0); "
+        "labels may be renamed, not split")
+    assert failure(expect_same_partition, [0, 1], [0, 1, 1]) == "the labels: expected 3 labels (one per point), got 2"

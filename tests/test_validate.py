@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercise import load_all
+from grader.exercise import load_all, load_exercise
 from grader.authoring.mutant_diagnosis import declared_diagnosis, diagnosis_problem
 from grader.authoring.scaffold import create_exercise
 from grader.authoring import validate as validate_module
 from grader.authoring.validate import PyodideError, pyodide_dist, validate_exercise
+from sitebuild import BuildError
 from sitebuild.cache import DiskCache
 from sitebuild.validation import Validator
 from toolchain.cache import cache_root
@@ -34,8 +35,10 @@ def edit(path, old, new):
 
 
 def append_test(folder, source):
+    """Add `source` to the scaffold's tests.py, with the grader.core.checks helpers it may use."""
     with open(folder / "tests.py", "a") as tests:
-        tests.write("\n\n" + source)
+        tests.write("\n\nfrom grader.core.checks import as_array, expect_close, fail, precision_of  # noqa: E402\n\n"
+                    + source)
 
 
 def single_problem(folder):
@@ -64,7 +67,9 @@ def test_reference_that_fails_a_test(folder):
     edit(folder / "solution.py", "x - x.max(axis=1, keepdims=True)", "x")
     problem = single_problem(folder)
     assert "softmax_rows/solution.py: the reference fails test 'Large scores do not overflow' (failed): " \
-           "softmax_rows(x) for x of shape (2, 3) contains inf or NaN" in problem
+           "softmax_rows(x) for x of shape (2, 3), entry [0, 0]: expected 0.665241, got nan (4 of 6 entries differ) " \
+           "(np.exp overflows above about 709, and these scores reach 1000; subtract each row's maximum before " \
+           "exponentiating)" in problem
 
 
 def test_surviving_mutant(folder):
@@ -72,23 +77,24 @@ def test_surviving_mutant(folder):
                                                               + (folder / "solution.py").read_text())
     result = validate_exercise(folder)
     assert len(result.problems) == 1
-    assert "mutants/same_as_reference.py: mutant survived: every hidden test passes on it; no input found on which " \
-           "it differs from the reference (the tests' 2 calls and 3 random variations of each give the reference's " \
+    assert "mutants/same_as_reference.py: mutant survived: every hidden test passes on it (if it is a mistake, add " \
+           "a test that catches it); no input found on which " \
+           "it differs from the reference (the tests' 22 calls and 3 random variations of each give the reference's " \
            "results): if it is a correct variant, move it to accepted/" in result.problems[0]
     assert "  ✗ mutants: 1/2 caught" in result.lines
 
 
 def test_mutant_diagnosis_is_checked(folder):
     mutant = folder / "mutants" / "columns_not_rows.py"
-    edit(mutant, "instead of each row.\n", "instead of each row.\n# expect: every column sums to 1 instead of every row\n")
     (folder / "mutants" / "misdiagnosed.py").write_text(
         mutant.read_text().replace("# expect: every column", "# expect: looks like the rows were swapped, every column"))
     result = validate_exercise(folder)
     assert result.problems == [
         f"{folder / 'mutants' / 'misdiagnosed.py'}:2: expects the diagnosis 'looks like the rows were swapped, "
         "every column sums to 1 instead of every row', but no test that catches it says so; the first, 'Each "
-        "row is the softmax of that row' (failed), says: softmax_rows(x) for x of shape (3, 4): every column sums to 1 "
-        "instead of every row; normalise along axis=1"], result.problems
+        "row is the softmax of that row' (failed), says: softmax_rows(x) for x of shape (3, 4), entry [0, 1]: expected "
+        "0.0871443, got 0.821409 (12 of 12 entries differ) (every column sums to 1 instead of every row; normalise "
+        "along axis=1)"], result.problems
     assert "  ✗ mutants: 2/2 caught" in result.lines
 
 
@@ -101,7 +107,7 @@ def test_declared_diagnosis_is_read_from_the_leading_comment():
 
 
 def test_accepted_variants_must_pass(folder):
-    (folder / "accepted").mkdir()
+    (folder / "accepted" / "log_sum_exp.py").unlink()
     (folder / "accepted" / "loop.py").write_text(
         "# Loops over the rows.\nimport numpy as np\n\n\ndef softmax_rows(x):\n"
         "    return np.array([np.exp(r - r.max()) / np.exp(r - r.max()).sum() for r in x])\n")
@@ -109,31 +115,39 @@ def test_accepted_variants_must_pass(folder):
         "import numpy as np\n\n\ndef softmax_rows(x):\n    return np.exp(x) / np.exp(x).sum(axis=0)\n")
     result = validate_exercise(folder)
     columns = folder / "accepted" / "columns.py"
-    assert result.problems == [
-        f"{columns}:1: an accepted variant starts with a comment saying how it differs from the reference, e.g. "
-        "'# Draws the mask with rng.random() < keep instead of rng.binomial.'",
-        f"{columns}: the accepted variant fails test 'Each row is the softmax of that row' (failed): softmax_rows(x) "
-        "for x of shape (3, 4): every column sums to 1 instead of every row; normalise along axis=1",
-        f"{columns}: the accepted variant fails test 'Large scores do not overflow' (failed): softmax_rows(x) for x of "
-        "shape (2, 3) contains inf or NaN: np.exp overflows above about 709, and these scores reach 1000; subtract "
-        "each row's maximum before exponentiating"], result.problems
+    header, each_row, large, random_inputs = result.problems
+    assert header == (f"{columns}:1: an accepted variant starts with a comment saying how it differs from the "
+                      "reference, e.g. '# Draws the mask with rng.random() < keep instead of rng.binomial.'")
+    assert each_row == (f"{columns}: the accepted variant fails test 'Each row is the softmax of that row' (failed): "
+                        "softmax_rows(x) for x of shape (3, 4), entry [0, 1]: expected 0.0871443, got 0.821409 (12 of "
+                        "12 entries differ) (every column sums to 1 instead of every row; normalise along axis=1)")
+    assert large.startswith(f"{columns}: the accepted variant fails test 'Large scores do not overflow' (failed): ")
+    assert large.endswith("(np.exp overflows above about 709, and these scores reach 1000; subtract each row's "
+                          "maximum before exponentiating)")
+    assert random_inputs.startswith(f"{columns}: the accepted variant fails test 'Matches the formula on random "
+                                    "inputs' (failed): softmax_rows(x) is wrong on this input, the smallest failing")
     assert "  ✗ accepted variants: 1/2 pass every test" in result.lines
-    assert "  ✓ deterministic: 4 solutions graded twice, same verdicts" in result.lines
+    assert ("  ✓ deterministic: 4 solutions graded twice from different process states, same verdicts and "
+            "messages") in result.lines
 
 
 def test_surviving_mutant_is_shown_with_an_input_where_it_differs(folder):
     (folder / "mutants" / "first_score_largest.py").write_text(
-        "# Forgets the shift when a row's first score beats its last (no test has such a row).\n"
-        "import numpy as np\n\n\ndef softmax_rows(x):\n    if (x[:, 0] > x[:, -1]).any() and abs(x).max() < 100:\n"
+        "# Forgets the shift when a row's first score beats its last and a score lies between 5 and 100 (no test "
+        "has such a row).\n"
+        "import numpy as np\n\n\ndef softmax_rows(x):\n"
+        "    if (x[:, 0] > x[:, -1]).any() and ((abs(x) > 5) & (abs(x) < 100)).any():\n"
         "        return np.exp(x) / np.exp(x).sum(axis=0)\n"
         "    return np.exp(x - x.max(axis=1, keepdims=True)) / np.exp(x - x.max(axis=1, keepdims=True)).sum("
         "axis=1, keepdims=True)\n")
     problem = single_problem(folder)
-    assert "mutants/first_score_largest.py: mutant survived: every hidden test passes on it; it differs from the " \
-           "reference on this input (a test's call with its float arrays drawn again at random): softmax_rows(" \
-           "x=np.array([[" in problem
-    assert "the reference returns np.array([[" in problem and "the mutant np.array([[" in problem
-    assert problem.endswith("; if it is a mistake, add a test that catches it")
+    assert "mutants/first_score_largest.py: mutant survived: every hidden test passes on it (if it is a mistake, " \
+           "add a test that catches it); it differs from the reference on this input (a test's call with its float " \
+           "arrays drawn again at random):\n  softmax_rows(x=np.array([[" in problem
+    # The input, the two results and where they first differ: a line each, never two arrays on one line.
+    lines = problem.splitlines()[1:]
+    assert [line.split(" ")[3:5] for line in lines[1:3]] == [["reference", "returns"], ["mutant", "returns"]]
+    assert re.fullmatch(r"  \d+ of \d+ entries differ, the first at \[\d+, \d+\]: \S+ and \S+", lines[3])
 
 
 DROPOUT_MASKS = {  # file -> (first comment lines, the mask): the masks AUTHORING.md section 4.10 names
@@ -154,9 +168,8 @@ def test_the_dropout_example_of_authoring_validates(tmp_path):
     start = guide.index("from grader.core.testkit import call, expect_count, num_pair")
     (folder / "tests.py").write_text("import numpy as np\n\nfrom grader.core.checks import fail\n"
                                      + guide[start:guide.index("```", start)])
-    for mutant in (folder / "mutants").iterdir():
-        mutant.unlink()
-    (folder / "accepted").mkdir()
+    for solution in [*(folder / "mutants").iterdir(), *(folder / "accepted").iterdir()]:
+        solution.unlink()
     for name, (comment, mask) in DROPOUT_MASKS.items():
         (folder / name).write_text(f"{comment}import numpy as np\n\n\ndef dropout(x, p, rng):\n"
                                    f"    return np.where({mask}, x / (1 - p), 0.0)\n")
@@ -174,7 +187,7 @@ def test_mutant_that_does_not_load(folder):
 
 
 def test_looping_mutant_is_caught_by_the_time_limit(folder):
-    edit(folder / "exercise.toml", "time_limit = 10", "time_limit = 1")
+    edit(folder / "exercise.toml", "time_limit = 10", "time_limit = 2")
     (folder / "mutants" / "loops.py").write_text("# Never returns.\ndef softmax_rows(x):\n    while True:\n        pass\n")
     result = validate_exercise(folder)
     assert result.ok, result.problems
@@ -183,6 +196,7 @@ def test_looping_mutant_is_caught_by_the_time_limit(folder):
 
 def test_flaky_test(folder, tmp_path):
     # Passes the first time it runs and fails every time after: it depends on state left behind.
+    (folder / "accepted" / "log_sum_exp.py").unlink()  # which it would fail too
     append_test(folder, f'''\
 import pathlib
 
@@ -211,8 +225,8 @@ def test_sleeps(softmax_rows):
 ''')
     problem = single_problem(folder)
     # The time is the test's own (it sleeps without calling the learner): said, with the test's line.
-    assert "softmax_rows/tests.py:58: too slow: the reference's tests take 0.7" in problem
-    assert "test code 0.7" in problem
+    assert "softmax_rows/tests.py:69: too slow: the reference's tests take " in problem
+    assert re.search(r"test code 0\.[7-9]\d s", problem), problem
     assert "over the budget of 0.50 s; the slowest is 'Takes its time' 0.7" in problem
 
 
@@ -229,13 +243,13 @@ def test_pair(softmax_rows):
     expect_close(got, [[1 / (1 + math.e), math.e / (1 + math.e)]], atol=1e-9, what="softmax_rows(x)")
 '''
 WRONG_ON_PAIRS = """\
-# Forgets to normalise rows of two scores.
+# Forgets to normalise the row [0, 1] (which no random input draws).
 import numpy as np
 
 
 def softmax_rows(x):
     exps = np.exp(x - x.max(axis=1, keepdims=True))
-    if x.shape == (1, 2):
+    if x.tolist() == [[0.0, 1.0]]:
         return exps
     return exps / exps.sum(axis=1, keepdims=True)
 """
@@ -254,25 +268,36 @@ def test_an_error_in_the_tests_own_code_is_the_exercises(broken_diagnosis):
     folder, result = broken_diagnosis
     assert len(result.problems) == 2, result.problems
     problem, mutant = result.problems
-    assert problem.startswith(f"{folder}/tests.py:60: test 'A pair of scores' raised an exception in its own code "
+    assert problem.startswith(f"{folder}/tests.py:71: test 'A pair of scores' raised an exception in its own code "
                               "(not in the learner's call) on mutants columns_not_rows.py and wrong_on_pairs.py; "
                               "learners would see an error that is not theirs:\n")
     assert "TypeError: ufunc 'bitwise_or' not supported" in problem
-    assert f'File "{folder}/tests.py", line 60, in test_pair\n' in problem  # the traceback
+    assert f'File "{folder}/tests.py", line 71, in test_pair\n' in problem  # the traceback
     assert "  ✗ tests' own code raises nothing and runs within its time" in result.lines
     # Never a catch: the mutant that only the broken test rejects is not caught.
     assert mutant.endswith("mutants/wrong_on_pairs.py: mutant not caught: the only tests that did not pass on it "
                            "failed in their own code (see above), not because of the mutant")
     assert "  ✗ mutants: 1/2 caught" in result.lines
-    assert "  ✓ reference passes 3/3 tests" in result.lines
+    assert "  ✓ reference passes 4/4 tests" in result.lines
+
+
+def test_the_build_error_keeps_the_tracebacks_lines(broken_diagnosis, tmp_path):
+    # The preview's bar and the terminal show the build's error as written: a traceback a line per frame.
+    folder, _ = broken_diagnosis
+    with pytest.raises(BuildError) as refused:
+        Validator(DiskCache(tmp_path / "cache")).check(load_exercise(folder))
+    lines = str(refused.value).splitlines()
+    assert lines[0].startswith(f"{folder}/tests.py:71: test 'A pair of scores' raised an exception in its own code")
+    assert f'File "{folder}/tests.py", line 71, in test_pair' in [line.strip() for line in lines]
+    assert lines[-1].endswith(f"(`python -m grader validate {folder.name}` gives the full report)")
 
 
 def test_check_does_not_blame_the_learner_for_the_tests_own_error(broken_diagnosis):
     folder, _ = broken_diagnosis
     process = run_cli("check", str(folder), str(folder / "mutants" / "wrong_on_pairs.py"), "--json")
-    test = json.loads(process.stdout)["tests"][2]
+    test = json.loads(process.stdout)["tests"][3]
     assert test["status"] == "error"
-    assert test["message"] == ("Not graded: the exercise has a bug (its test code raised TypeError at tests.py:60); "
+    assert test["message"] == ("Not graded: the exercise has a bug (its test code raised TypeError at tests.py:71); "
                                "your code is not at fault.")
     assert set(test) == {"name", "status", "message", "duration_ms", "stdout", "score", "max_score", "exercise_bug"}
     assert test["exercise_bug"] is True and test["score"] == 0
@@ -296,18 +321,18 @@ def test_after(softmax_rows):
 ''')
     result = validate_exercise(folder)
     assert len(result.problems) == 1, result.problems
-    assert result.problems[0].startswith(f"{folder}/tests.py:61: test 'Takes its time' ran out of time in its own "
+    assert result.problems[0].startswith(f"{folder}/tests.py:72: test 'Takes its time' ran out of time in its own "
                                          "code (not the learner's) on the reference")
-    assert "line 61, in test_sleeps\n    time.sleep(30)" in result.problems[0]
+    assert "line 72, in test_sleeps\n    time.sleep(30)" in result.problems[0]
     # Nothing else is graded: it would run out of time on each of them as well.
     assert "  - starter and mutants not graded: the tests' own code ran out of time on the reference" in result.lines
     # `check` gives the tests' own code time_limit (2 s); the learner is not blamed, for that test or the next.
     report = json.loads(run_cli("check", str(folder), str(folder / "solution.py"), "--json").stdout)
-    stopped, after = report["tests"][2:]
+    stopped, after = report["tests"][3:]
     assert stopped["status"] == after["status"] == "error"
     assert stopped["message"] == ("Not graded: the exercise has a bug: this test could not finish: the exercise's own "
                                   "test code (not yours) ran for more than 2 s, its time for all the tests (stopped "
-                                  "at tests.py:61). Your code is not at fault.")
+                                  "at tests.py:72). Your code is not at fault.")
     assert after["message"] == ("Not graded: the exercise has a bug: not run, the exercise's own test code (not "
                                 "yours) ran for more than 2 s, its time for all the tests.")
     # Neither counts: the reference passes the tests that could check it.
@@ -380,8 +405,8 @@ def test_same_name(softmax_rows):
 ''')
     problems = validate_exercise(folder).problems
     assert len(problems) == 2
-    assert "tests.py:55: test_no_docstring has no docstring" in problems[0]
-    assert "tests.py:59: test_same_name has the same name as test_large_scores: 'Large scores do not overflow'" \
+    assert "tests.py:66: test_no_docstring has no docstring" in problems[0]
+    assert "tests.py:70: test_same_name has the same name as test_large_scores: 'Large scores do not overflow'" \
         in problems[1]
 
 
@@ -391,7 +416,7 @@ def test_test_function_defined_twice(folder):
 def test_matches_formula(softmax_rows):
     """Rows sum to 1"""
 ''')
-    assert "softmax_rows/tests.py:55: test_matches_formula is defined twice (lines 45 and 55); the first " \
+    assert "softmax_rows/tests.py:66: test_matches_formula is defined twice (lines 48 and 66); the first " \
            "definition is silently replaced" in single_problem(folder)
 
 
@@ -400,14 +425,14 @@ def test_hidden_tests_import_only_what_the_browser_has(folder):
     edit(folder / "tests.py", "import math\n", "import math\nimport grader.exercise\nfrom grader.checker import remote\n")
     problems = validate_exercise(folder).problems
     assert len(problems) == 2, problems
-    assert "softmax_rows/tests.py:10: imports grader.exercise: hidden tests may import only numpy, the standard " \
+    assert "softmax_rows/tests.py:11: imports grader.exercise: hidden tests may import only numpy, the standard " \
            "library and grader.core" in problems[0]
-    assert "softmax_rows/tests.py:11: imports grader.checker:" in problems[1]
+    assert "softmax_rows/tests.py:12: imports grader.checker:" in problems[1]
 
 
 def test_mutant_without_its_header_comment(folder):
     mutant = folder / "mutants" / "columns_not_rows.py"
-    mutant.write_text(mutant.read_text().split("\n", 1)[1])
+    mutant.write_text(mutant.read_text().split("\n", 2)[2])  # the comment and its `# expect:` line
     assert "softmax_rows/mutants/columns_not_rows.py:1: a mutant starts with a comment saying what mistake it " \
            "models" in single_problem(folder)
 
@@ -525,7 +550,7 @@ def twin_problems(twin):
     """What every command says of the twin: one line per rule it breaks."""
     return [f"{twin}/exercise.toml:11: step 1 of track 'build-gpt' is already used by softmax_rows "
             f"({twin.parent}/softmax_rows/exercise.toml:11)",
-            f"{twin}/tests.py:9: the hidden tests print while loading ('loading'); hidden tests must not print"]
+            f"{twin}/tests.py:10: the hidden tests print while loading ('loading'); hidden tests must not print"]
 
 
 def test_validate_check_and_build_give_one_verdict(twin, tmp_path):
@@ -563,3 +588,9 @@ def test_pyodide_installs_the_npm_packages_as_the_build_does(tmp_path, monkeypat
     with pytest.raises(PyodideError, match=f"grading in Pyodide needs Node.js and the npm packages: `npm ci` in "
                                            f"{tmp_path} failed"):
         pyodide_dist()
+
+
+def test_an_accepted_variant_is_named_as_such_where_the_tests_own_code_failed():
+    from grader.authoring.tests_own_code import _labels
+    assert _labels(["reference", "a.py", "b.py", "accepted/loop.py"]) == \
+        "the reference, mutants a.py and b.py and accepted variant loop.py"

@@ -31,7 +31,9 @@ def check_accepted(exercise, runs, result):
                                                     "rng.random() < keep instead of rng.binomial.'", 1)))
         if run.error is not None:
             problems.append(str(ExerciseError(path, f"the accepted variant does not load: {run.error}")))
+        # A test that failed in its own code is the tests' problem, named once by own_code_problems.
         problems += [str(ExerciseError(path, f"the accepted variant fails test {test.name!r} ({test.status}): "
-                                             f"{test.message}")) for test in run.tests if test.status != "passed"]
+                                             f"{test.message}")) for test in run.tests
+                     if test.status != "passed" and test.test_code_error is None]
     passing = sum(runs[LABEL_PREFIX + name][0].passed for name in exercise.accepted)
     result.check(f"accepted variants: {passing}/{len(exercise.accepted)} pass every test", problems)

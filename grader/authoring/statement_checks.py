@@ -7,10 +7,11 @@ the page: `statement_assets`) or to another exercise's folder (`../softmax/`, it
 files that make the exercise itself (tests, reference, mutants, ...) are never published that way.
 """
 
+import difflib
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from grader.exercise import HOW_IT_WORKS_FILE, REQUIRED_FILES, ExerciseError
+from grader.exercise import HOW_IT_WORKS_FILE, REQUIRED_FILES, ExerciseError, exercise_folders
 from markup.lint import MAX_INLINE_EM, doubled_backslashes, references, stray_dollars, wide_inline_formulas
 
 PRIVATE_FOLDERS = ("mutants", "accepted")  # known-wrong and accepted solutions: never shown to learners
@@ -76,14 +77,23 @@ def _resolve(folder, reference):
     folder = Path(folder).resolve()
     target = (folder / unquote(parts.path)).resolve()
     if not target.is_relative_to(folder):
-        if reference.kind == "link" and target.parent == folder.parent and (target / "exercise.toml").is_file():
-            return None, None  # another exercise's page
+        if reference.kind == "link" and target.parent == folder.parent:
+            if (target / "exercise.toml").is_file():
+                return None, None  # another exercise's page
+            return None, f"dead link {reference.address!r}: {_no_exercise(target)}"
         return None, (f"{what} points outside the exercise's folder: only files inside it are published "
                       f"(and other exercises' pages, as `../softmax/`)")
     asset = target.relative_to(folder)
     if not target.is_file():
         missing = "missing image" if reference.kind == "image" else "dead link"
-        return None, f"{missing}: {what}: there is no file {asset.as_posix()} in the exercise's folder"
+        return None, f"{missing} {reference.address!r}: no such file in the exercise's folder"
     if asset.as_posix() in REQUIRED_FILES or asset.parts[0] in PRIVATE_FOLDERS:
         return None, f"{what}: {asset.as_posix()} is part of the exercise itself and is not published"
     return asset, None
+
+
+def _no_exercise(target):
+    """'there is no exercise softmaxx beside this one (did you mean softmax?)'."""
+    beside = [folder.name for folder in exercise_folders(target.parent)]
+    close = difflib.get_close_matches(target.name, beside, n=1)
+    return f"there is no exercise {target.name} beside this one" + (f" (did you mean {close[0]}?)" if close else "")

@@ -3,10 +3,12 @@
 The engine tells apart a test's own code from the learner's calls (grader/core/engine.py): an
 exception raised by tests.py's code, or its running out of time, marks the test with
 `test_code_error`, and each test says how long the learner's calls took (`learner_ms`).  Such a
-test is the exercise's bug: it is reported once per tests.py line with its traceback, and it
-never counts as catching a mutant.
+test is the exercise's bug: it is reported once per tests.py line with its traceback (in one line
+when it read a file of the exercise, which the page does not have), and it never counts as catching a mutant.
 """
 
+from grader.authoring.accepted import LABEL_PREFIX
+from grader.checker.as_the_page import read_hidden_file
 from grader.exercise import ExerciseError
 
 TEST_CODE_FRACTION = 0.5  # of time_limit: validate stops the tests' own code there (its speed check allows 25%)
@@ -24,6 +26,12 @@ def own_code_problems(exercise, runs):
     problems = []
     for (line, _), (name, error, labels) in found.items():
         on = _labels(labels)
+        hidden = read_hidden_file(error["traceback"])
+        if hidden is not None:
+            problems.append(str(ExerciseError(exercise.path / "tests.py", f"test {name!r} reads {hidden}: the page "
+                                              f"grades without the exercise's files, so it would fail for every "
+                                              f"learner; compute expected values in tests.py", line)))
+            continue
         if error["kind"] == "stopped":
             what = f"test {name!r} ran out of time in its own code (not the learner's) on {on}"
         else:
@@ -51,8 +59,9 @@ def time_split(tests):
 
 
 def _labels(labels):
-    """'the reference', 'mutants a.py and b.py', 'the starter and 4 mutant(s)'."""
-    names = [label for label in labels if label.endswith(".py")]
+    """'the reference', 'mutants a.py and b.py', 'the starter, 4 mutant(s) and accepted variant c.py'."""
+    names = [label for label in labels if label.endswith(".py") and not label.startswith(LABEL_PREFIX)]
+    accepted = [label[len(LABEL_PREFIX):] for label in labels if label.startswith(LABEL_PREFIX)]
     others = [f"the {label}" for label in labels if not label.endswith(".py")]
     if len(names) == 1:
         others.append(f"mutant {names[0]}")
@@ -60,4 +69,6 @@ def _labels(labels):
         others.append(f"mutants {', '.join(names[:-1])} and {names[-1]}")
     elif names:
         others.append(f"{len(names)} mutants")
+    if accepted:
+        others.append(f"accepted variant{'s' if len(accepted) > 1 else ''} {', '.join(accepted)}")
     return " and ".join(others) if len(others) < 3 else f"{', '.join(others[:-1])} and {others[-1]}"

@@ -6,6 +6,7 @@
 
 - the folder matches the format (the loader's own checks: files, metadata, syntax), the steps it
   uses exist, earlier in its track (grader/track.py), and no exercise beside it has its step;
+- nothing `grader new` left for the author to write is still there (TODO(author), grader/authoring/placeholders.py);
 - the statement, the hints and how_it_works.md render (Markdown and LaTeX, as on the site), hold no stray `$`, every image
   and relative link of the statement is found, and its runnable examples show what the reference gives
   (grader/authoring/statement_checks.py, grader/authoring/statement_examples.py);
@@ -17,7 +18,8 @@
   the first test that catches it saying the diagnosis it declares (`# expect:`, grader/authoring/mutant_diagnosis.py);
   a surviving one is shown with an input on which it differs from the reference (grader/authoring/witness.py);
 - every accepted variant (accepted/*.py, grader/authoring/accepted.py) passes every test;
-- every test is deterministic: reference and mutants graded twice agree test by test;
+- every test is deterministic: reference and mutants graded twice, each grading from freshly seeded global
+  generators (grader/checker/as_the_page.py), agree test by test, verdicts and failure messages alike;
 - the tests' own code (not the learner's calls) raises nothing and runs within its time
   (grader/authoring/tests_own_code.py): a test that fails in its own code is the exercise's bug, never a catch;
 - the reference's tests fit in a time budget (BUDGET_FRACTION of time_limit), learner and test code apart;
@@ -27,22 +29,27 @@ The report ends with where the time went (grader/authoring/validate_timing.py).
 
 Every grading runs like `python -m grader check` (a checker process, the
 learner's code in the sandbox, the references of the steps it uses in scope),
-so a mutant that loops ends as a timeout instead of hanging the validation.
+so a mutant that loops ends as a timeout instead of hanging the validation; and as the page grades: the
+hidden tests cannot read the exercise's files, nor any exercise's beside it (see exercise_rules.hidden_folders).
 """
 
+import ast
 import dataclasses
 import os
+import re
 import time
 from pathlib import Path
 
 from grader.exercise import HOW_IT_WORKS_FILE, Exercise, ExerciseError, load_exercise
-from grader.exercise_rules import mutant_problems, step_problems, tests_problems
+from grader.exercise_rules import hidden_folders, mutant_problems, step_problems, tests_problems
+from grader.nondeterminism import nondeterministic_calls
 from grader.authoring.reference_runner import run_reference
 from grader.authoring.statement_checks import statement_problems
 from grader.authoring.statement_examples import example_problems, find_examples
 from grader.authoring.validate_timing import PhaseTimer, time_lines
 from grader.checker.supervisor import Grader, Limits, shared_sandbox
 from grader.authoring.accepted import LABEL_PREFIX, accepted_jobs, check_accepted
+from grader.authoring.placeholders import PLACEHOLDER, placeholder_problems
 from grader.authoring.mutant_diagnosis import declared_diagnosis, diagnosis_problem
 from grader.authoring.tests_own_code import TEST_CODE_FRACTION, catches, own_code_problems, stopped_on, time_split
 from grader.track import reference_steps
@@ -56,6 +63,7 @@ BUDGET_FRACTION = 0.25  # of time_limit: leaves room for a slower browser and a 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 NODE_STARTUP_SECONDS = 120
 OK, FAIL = "✓", "✗"
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")  # object addresses in messages differ between processes
 FORMAT_CHECK = "format: files, metadata and Python syntax"
 
 
@@ -131,6 +139,9 @@ def validate_exercise(exercise, *, pyodide_dist=None, sandbox_mode="auto"):
         return _finish(result, started)
     result = ValidationResult(exercise.id, lines=[f"{exercise.id} - {exercise.title}"])
     result.check(FORMAT_CHECK, step_problems(exercise))
+    placeholders = placeholder_problems(exercise)
+    if placeholders:  # only then: a written exercise needs no line about it
+        result.check(f"no placeholder of `grader new` left ({PLACEHOLDER})", placeholders)
     timer = PhaseTimer()
     with timer("rendering"):
         _check_markdown(exercise, result)
@@ -224,7 +235,7 @@ def _grade_everything(exercise, test_names, earlier, sandbox_mode, timer):
     limits = Limits(time_limit=exercise.time_limit, test_limit=exercise.test_time_limit,
                     test_code_limit=TEST_CODE_FRACTION * exercise.time_limit)
     grader = Grader(exercise.grading_spec(), limits, shared_sandbox(sandbox_mode), test_names, earlier,
-                    authoring=True)
+                    authoring=True, hidden=hidden_folders(exercise))
     # The reference runs alone, one run at a time, since its timing feeds the speed check.
     with timer("reference graded twice"):
         runs = {"reference": [_Run.of(grader.grade(exercise.solution))]}
@@ -282,8 +293,8 @@ def _check_mutants(exercise, runs, earlier, result):
         elif run.passed:
             difference = find_difference(exercise, exercise.mutants[name], earlier,
                                          timeout=2 * exercise.time_limit + 10)
-            problems.append(_problem(path, f"mutant survived: every hidden test passes on it; {difference}; "
-                                           f"if it is a mistake, add a test that catches it"))
+            problems.append(_problem(path, f"mutant survived: every hidden test passes on it (if it is a mistake, "
+                                           f"add a test that catches it); {difference}"))
         elif not catches(run):
             problems.append(_problem(path, "mutant not caught: the only tests that did not pass on it failed "
                                            "in their own code (see above), not because of the mutant"))
@@ -308,6 +319,9 @@ def _catchers(run):
 def _check_determinism(exercise, runs, result):
     problems = []
     flaky = set()
+    # A solution that reads the clock or draws unseeded numbers may say other things each time: its messages are
+    # its own doing, not the tests' (its verdicts still must not change).
+    draws_its_own = {label: bool(nondeterministic_calls(ast.parse(_source_of(exercise, label)))) for label in runs}
     for label, pair in runs.items():
         if len(pair) != 2:
             continue
@@ -317,13 +331,28 @@ def _check_determinism(exercise, runs, result):
                                                                 f"{first.error!r}, then {second.error!r}"))
         for test1, test2 in zip(first.tests, second.tests):
             name, status1, status2 = test1.name, test1.status, test2.status
-            if status1 != status2 and name not in flaky:
+            if name in flaky:
+                continue
+            if status1 != status2:
                 flaky.add(name)
                 problems.append(_problem(exercise.path / "tests.py", f"test {name!r} is flaky: on "
                                          f"{_describe(label)} it {status1}, then {status2} when graded again "
                                          f"(seed every random generator; do not depend on time or leftover state)"))
+            elif (status1 == "failed" and not draws_its_own[label]
+                  and _ADDRESS.sub("0x", test1.message) != _ADDRESS.sub("0x", test2.message)):
+                flaky.add(name)
+                problems.append(_problem(exercise.path / "tests.py", f"test {name!r} is flaky: on "
+                                         f"{_describe(label)} its message changes when graded again, from "
+                                         f"{_clip(test1.message)!r} to {_clip(test2.message)!r} (seed every random "
+                                         f"generator; do not depend on time or leftover state)"))
     graded = len([pair for pair in runs.values() if len(pair) == 2])
-    result.check(f"deterministic: {graded} solutions graded twice, same verdicts", problems)
+    result.check(f"deterministic: {graded} solutions graded twice from different process states, same verdicts "
+                 f"and messages", problems)
+
+
+def _clip(message, length=120):
+    return message if len(message) <= length else message[:length - 3] + "..."
+
 
 
 def _check_speed(exercise, runs, test_lines, result):
@@ -403,6 +432,14 @@ def grade_in_pyodide(exercise, sources, dist, earlier=()):
     [reports] = pyodide_reports(dist, [{"spec": exercise.grading_spec(), "sources": sources, "earlier": earlier,
                                         "authoring": True}], timeout)
     return {label: _Run.of(report) for label, report in reports.items()}
+
+
+def _source_of(exercise, label):
+    if label in ("reference", "starter"):
+        return exercise.solution if label == "reference" else exercise.starter
+    if label.startswith(LABEL_PREFIX):
+        return exercise.accepted[label[len(LABEL_PREFIX):]]
+    return exercise.mutants[label]
 
 
 def _path_of(exercise, label):

@@ -36,7 +36,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 def find_difference(exercise, mutant_source, earlier, *, timeout):
     """A sentence giving a call on which `mutant_source` and the reference differ, or saying none was found."""
     request = {"spec": {"exercise_id": exercise.id, "entry": exercise.entry, "tests_source": exercise.tests_source,
-                        "tests_filename": "tests.py"},
+                        "tests_filename": "tests.py", "track_source": exercise.track_helpers},
                "reference": exercise.solution, "mutant": mutant_source,
                "earlier": [step.to_dict() for step in earlier]}
     try:
@@ -71,7 +71,7 @@ def _search(request):
     for number, (args, kwargs) in enumerate(calls[:MAX_CALLS]):
         found = _compare(reference, mutant, args, kwargs)
         if found:
-            return f"it differs from the reference on a call the tests make: {_call_text(spec.entry, names, args, kwargs)}" \
+            return f"it differs from the reference on a call the tests make:\n  {_call_text(spec.entry, names, args, kwargs)}" \
                    f"{found}"
     rng = np.random.default_rng(0)
     for args, kwargs in calls[:MAX_CALLS]:
@@ -80,14 +80,15 @@ def _search(request):
             found = _compare(reference, mutant, *varied)
             if found:
                 return (f"it differs from the reference on this input (a test's call with its float arrays drawn "
-                        f"again at random): {_call_text(spec.entry, names, *varied)}{found}")
+                        f"again at random):\n  {_call_text(spec.entry, names, *varied)}{found}")
     return (f"no input found on which it differs from the reference (the tests' {len(calls)} calls and "
             f"{RANDOM_VARIATIONS} random variations of each give the reference's results): if it is a correct "
             f"variant, move it to accepted/")
 
 
 def _compare(reference, mutant, args, kwargs):
-    """'; the reference returns ..., the mutant ...' when the two differ on this call, else ''."""
+    """'\n  the reference returns ...\n  the mutant returns ...' (a line each, then where two arrays first differ)
+    when the two differ on this call, else ''."""
     try:
         expected = reference(*copy.deepcopy(args), **copy.deepcopy(kwargs))
     except Exception:
@@ -95,10 +96,24 @@ def _compare(reference, mutant, args, kwargs):
     try:
         got = mutant(*copy.deepcopy(args), **copy.deepcopy(kwargs))
     except Exception as exc:
-        return f"; the reference returns {_text(expected)}, the mutant raises {type(exc).__name__}: {exc}"
+        return f"\n  the reference returns {_text(expected)}\n  the mutant raises {type(exc).__name__}: {exc}"
     if _same(expected, got):
         return ""
-    return f"; the reference returns {_text(expected)}, the mutant {_text(got)}"
+    return f"\n  the reference returns {_text(expected)}\n  the mutant returns   {_text(got)}{_first_difference(expected, got)}"
+
+
+def _first_difference(expected, got):
+    """'\n  N of M entries differ, the first at [i, j]: ... and ...' for two arrays of one shape, else ''."""
+    if not isinstance(expected, np.ndarray) or not isinstance(got, np.ndarray) or expected.shape != got.shape \
+            or expected.dtype.kind not in "fiub" or got.dtype.kind not in "fiub":
+        return ""
+    differ = ~np.isclose(expected, got, rtol=1e-7, atol=1e-12, equal_nan=True)
+    if not differ.any():
+        return ""
+    where = tuple(int(i) for i in np.argwhere(differ)[0])
+    index = ", ".join(map(str, where))
+    return (f"\n  {int(differ.sum())} of {differ.size} entries differ, the first at [{index}]: "
+            f"{expected[where]!r} and {got[where]!r}")
 
 
 def _same(a, b):

@@ -10,13 +10,15 @@ import json
 import os
 import signal
 
+from grader.checker.as_the_page import hide_folders, vary_process_state
 from grader.checker.remote import RemoteLearner
 from grader.checker.tests_timer import TestsTimer
 from grader.core.engine import TestsError, one_line, run_tests
 from grader.processes import close_fds_except, die_with_parent
 
-def checker_main(spec, source, limits, sandbox, events_fd, parent_pid, earlier=(), authoring=False):
-    """Entry point in the forked child; never returns."""
+def checker_main(spec, source, limits, sandbox, events_fd, parent_pid, earlier=(), hidden=(), authoring=False):
+    """Entry point in the forked child; never returns.  `hidden` and, with `authoring`, the varied process state:
+    see as_the_page.py; with `authoring` the references in scope run beside the code graded (remote.py)."""
     try:
         die_with_parent()
         if os.getppid() != parent_pid:
@@ -34,6 +36,9 @@ def checker_main(spec, source, limits, sandbox, events_fd, parent_pid, earlier=(
 
         learner = RemoteLearner(spec.entry, source, sandbox, limits, earlier, references_beside=authoring)
         learner.prepare()
+        hide_folders(hidden)
+        if authoring:
+            vary_process_state()
         try:
             run_tests(spec, learner, emit, test_timer=TestsTimer(limits.tests_own_seconds))
         except TestsError as exc:

@@ -18,6 +18,7 @@ import signal
 import sys
 import time
 
+from grader.checker.as_the_page import hide_folders
 from grader.checker.process import checker_main
 from grader.checker.remote import Limits, wall_backstop
 from grader.checker.sandbox import Sandbox
@@ -35,15 +36,18 @@ class Grader:
     """Grades submissions of one exercise with the given limits, in processes forked from this one.
 
     `earlier`: the EarlierStep of each step the exercise uses (grader/track.py `reference_steps`), whose
-    entry functions the submission finds in scope.
+    entry functions the submission finds in scope.  `hidden`: folders the hidden tests cannot read, as on the
+    page (the exercise's own, grader/checker/as_the_page.py).  With `authoring`, each grading also starts from
+    a different state of the global generators (validate's determinism check).
     """
 
-    def __init__(self, spec, limits, sandbox, test_names=None, earlier=(), authoring=False):
+    def __init__(self, spec, limits, sandbox, test_names=None, earlier=(), authoring=False, hidden=()):
         self.spec, self.limits, self.sandbox, self.earlier = spec, limits, sandbox, tuple(earlier)
         # The author grading their own code: reports with each test's learner_ms and test_code_error
         # (core/report.py), the references in scope run beside it (checker/remote.py).
         self.authoring = authoring
-        self.test_names = list(test_names) if test_names is not None else load_test_names(spec)
+        self.hidden = tuple(hidden)
+        self.test_names = list(test_names) if test_names is not None else load_test_names(spec, hidden=hidden)
         try:
             compile_tests(spec)  # here, once, so that every forked checker finds the code compiled
         except (SyntaxError, ValueError, MemoryError, RecursionError):
@@ -116,7 +120,7 @@ class _CheckerRun:
         pid = os.fork()
         if pid == 0:
             checker_main(grader.spec, source, grader.limits, grader.sandbox, write_end, parent, grader.earlier,
-                         grader.authoring)
+                         grader.hidden, grader.authoring)
         gc.unfreeze()
         os.close(write_end)
         self.pid, self.fd = pid, read_end
@@ -191,13 +195,14 @@ def _describe_status(status):
     return f"exit code {os.WEXITSTATUS(status)}"
 
 
-def load_test_names(spec, timeout=TESTS_LOAD_TIMEOUT):
-    """The hidden tests' names, loaded in a time-limited child; TestsError with one line if that fails."""
+def load_test_names(spec, timeout=TESTS_LOAD_TIMEOUT, hidden=()):
+    """The hidden tests' names, loaded in a time-limited child (that cannot read the `hidden` folders, as on
+    the page); TestsError with one line if that fails."""
     read_end, write_end = os.pipe()
     parent = os.getpid()
     pid = os.fork()
     if pid == 0:
-        _load_tests_child(spec, write_end, parent)
+        _load_tests_child(spec, write_end, parent, hidden)
     os.close(write_end)
     data, complete = bytearray(), False
     deadline = time.monotonic() + timeout
@@ -231,11 +236,12 @@ def load_test_names(spec, timeout=TESTS_LOAD_TIMEOUT):
     return answer["names"]
 
 
-def _load_tests_child(spec, write_end, parent):
+def _load_tests_child(spec, write_end, parent, hidden):
     try:
         die_with_parent()
         if os.getppid() != parent:
             os._exit(1)
+        hide_folders(hidden)
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)

@@ -50,6 +50,7 @@ from grader.core.side_effects import side_effect
 SUBMISSION_FILENAME = "submission.py"
 SCRATCH_FILENAME = "your-calls.py"  # the calls a learner writes to try their code (the page's "Try your code")
 TESTS_MODULE = "hidden_tests"
+TRACK_MODULE = "_track"  # a track's helpers shared by its tests (AUTHORING.md)
 DESCRIPTION_LINES = 20
 
 
@@ -61,6 +62,8 @@ class GradingSpec:
     tests_source: str
     tests_filename: str = "tests.py"
     points: dict | None = None  # test name -> what the test is worth (1 when not named)
+    track_source: str | None = None  # the track's helper module, which the tests import as `_track` (or None)
+    track_filename: str = "_track.py"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -137,20 +140,15 @@ class LearnerStopped(BaseException):
 
 
 def load_tests(spec):
-    """Import the hidden tests as module `hidden_tests` and collect them in definition order."""
-    _register_source(spec.tests_filename, spec.tests_source)
-    module = types.ModuleType(TESTS_MODULE)
-    module.__file__ = spec.tests_filename
-    try:
-        code = compile_tests(spec)
-        sys.modules[TESTS_MODULE] = module
-        exec(code, module.__dict__)
-    except Exception as exc:
-        sys.modules.pop(TESTS_MODULE, None)
-        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == spec.tests_filename]
-        line = getattr(exc, "lineno", None) if isinstance(exc, SyntaxError) else (lines[-1] if lines else None)
-        where = f"{spec.tests_filename}:{line}" if line else spec.tests_filename
-        raise TestsError(f"{where}: hidden tests fail to import: {type(exc).__name__}: {one_line(exc)}") from exc
+    """Import the hidden tests as module `hidden_tests` (the track's helpers first, as module `_track`) and
+    collect them in definition order."""
+    sys.modules.pop(TRACK_MODULE, None)  # none is left from another exercise
+    if spec.track_source is not None:
+        _import_source(TRACK_MODULE, spec.track_filename, spec.track_source,
+                       lambda: compile(spec.track_source, spec.track_filename, "exec"),
+                       "the track's helper module fails to import")
+    module = _import_source(TESTS_MODULE, spec.tests_filename, spec.tests_source, lambda: compile_tests(spec),
+                            "hidden tests fail to import")
     tests = []
     for name, value in module.__dict__.items():
         if not (name.startswith("test_") and isinstance(value, types.FunctionType)
@@ -167,6 +165,25 @@ def load_tests(spec):
     if not tests:
         raise TestsError(f"{spec.tests_filename}: defines no test_* functions")
     return tests
+
+
+def _import_source(name, filename, source, compiled, failure):
+    """Run `compiled()` (the code of `source`) as module `name` in sys.modules; TestsError at the line of `filename`
+    where it failed, saying `failure`."""
+    _register_source(filename, source)
+    module = types.ModuleType(name)
+    module.__file__ = filename
+    try:
+        code = compiled()
+        sys.modules[name] = module
+        exec(code, module.__dict__)
+    except Exception as exc:
+        sys.modules.pop(name, None)
+        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
+        line = getattr(exc, "lineno", None) if isinstance(exc, SyntaxError) else (lines[-1] if lines else None)
+        where = f"{filename}:{line}" if line else filename
+        raise TestsError(f"{where}: {failure}: {type(exc).__name__}: {one_line(exc)}") from exc
+    return module
 
 
 _compiled_tests = {}

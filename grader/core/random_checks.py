@@ -17,6 +17,10 @@ The input space is a dict of argument name -> spec:
     anything else                      passed as it is
 and `dims` gives each dimension's sizes, both ends included: {"T": (1, 6)}.
 
+The expected function may return an array (or nested lists of numbers), a number, or a tuple or dict of
+those: the default check compares the learner's result item by item (a tuple of as many items, a dict
+with the same keys), each at the input's precision, and a failure shows both results item by item.
+
 Inputs are drawn from numpy's default_rng seeded with (seed, case number): the same
 inputs on every run, in CPython and in Pyodide.  On the first failing input the
 helper shrinks it (smaller dimensions first, then simpler values: zeros, integers,
@@ -33,6 +37,8 @@ import numpy as np
 
 from grader.core.checks import Failed, as_array, expect_close, fail, precision_of, type_name
 from grader.core.engine import LearnerRaised
+from grader.core.numbers import expected_got
+from grader.core.testkit import as_dict, as_float, items
 
 MAX_SHRINK_CALLS = 150
 MAX_SHRINK_SECONDS = 2.0
@@ -221,7 +227,26 @@ class _Search:
 
 
 def _close(result, expected, precision, what):
+    """The default check: float arrays (or numbers) close at the precision's tolerance; a tuple or a dict of
+    them item by item, each message naming the item ("attention(q, k, v)[1]", "fit(x)['mean']")."""
+    if isinstance(expected, dict):
+        got = as_dict(result, list(expected), what)
+        for key, value in expected.items():
+            _close(got[key], value, precision, f"{what}[{key!r}]")
+        return
+    if isinstance(expected, tuple):
+        got = items(result, what)
+        if len(got) != len(expected):
+            fail(f"{what}: expected a tuple of {len(expected)} values, got {len(got)}")
+        for index, (item, value) in enumerate(zip(got, expected)):
+            _close(item, value, precision, f"{what}[{index}]")
+        return
     tolerance = precision.tolerance()
+    if isinstance(expected, (int, float, np.generic)) and not isinstance(expected, bool):
+        got, expected = as_float(result, precision, what), float(expected)
+        if not abs(got - expected) <= tolerance + max(tolerance, 1e-7) * abs(expected):  # NaN fails too
+            fail(f"{what}: {expected_got(expected, got)}")
+        return
     expect_close(as_array(result, precision, what=what), expected, atol=tolerance, rtol=max(tolerance, 1e-7),
                  what=what)
 
@@ -280,4 +305,15 @@ def _show(value, label):
         return f"{opening}{text}{dtype})"
     if type(value) in (bool, int, float, str, type(None)) or issubclass(type(value), np.generic):
         return label + repr(value.item() if issubclass(type(value), np.generic) else value)
+    indent = " " * (len(label) + 2)
+    if issubclass(type(value), (tuple, list)):  # read without calling the learner's methods (see items)
+        parts = tuple.__iter__(value) if issubclass(type(value), tuple) else list.__iter__(value)
+        shown = [_show(part, indent).lstrip() for part in parts]
+        ends = "()" if issubclass(type(value), tuple) else "[]"
+        return f"{label}{ends[0]}" + f",\n{indent}".join(shown) + ("," if len(shown) == 1 and ends == "()" else "") \
+            + ends[1]
+    if type(value) is dict and all(type(key) is str for key in dict.__iter__(value)):
+        shown = [_show(dict.__getitem__(value, key), f"{key!r}: ").replace("\n", "\n" + indent)
+                 for key in dict.__iter__(value)]
+        return f"{label}{{" + f",\n{indent}".join(shown) + "}"
     return f"{label}a {type_name(value)}"

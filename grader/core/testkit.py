@@ -23,6 +23,9 @@
 - `normal_moments_range`, `bounded_moments_range`, `expect_moments`: mean and variance with stated bounds.
 - `expect_seeded`: same seed, same result; different seeds, different results.
 - `expect_value_error`: a ValueError naming the invalid value.
+- `compare_up_to_sign` (`align_signs`): each column or row may come with either sign (PCA, eigenvectors, SVD);
+  `compare_up_to_order` (`align_rows`): rows in any order (centroids); `expect_same_partition`: cluster labels
+  up to renaming.  The mistakes' results are aligned the same way before they are diagnosed.
 
 Like checks.py, nothing here calls a method of the learner's result: it is looked at through `as_array` copies.
 """
@@ -40,7 +43,8 @@ __all__ = ["Called", "Diagnosis", "as_dict", "as_float", "as_int", "as_int_list"
            "expect_frequencies", "expect_gradient", "expected_got", "items", "num", "num_pair", "numeric_gradient",
            "python_ints", "normal_cdf", "uniform_cdf", "truncated_normal_cdf", "truncated_normal_moments",
            "ks_distance", "ks_threshold", "expect_distribution", "normal_moments_range", "bounded_moments_range",
-           "expect_moments", "expect_seeded", "expect_value_error"]
+           "expect_moments", "expect_seeded", "expect_value_error",
+           "align_rows", "align_signs", "compare_up_to_order", "compare_up_to_sign", "expect_same_partition"]
 
 FALSE_FAILURE = 1e-6  # default chance that a statistical check fails a correct solution
 DIAGNOSIS_POINTS = 4000  # order statistics expect_distribution looks at to name a mistake
@@ -635,3 +639,93 @@ def expect_value_error(entry, *args, naming, what):
             fail(f"{what} raised ValueError({str(exc)!r}): its message should name the invalid value {naming!r}")
         return
     fail(f"{what} should raise ValueError naming {naming!r}, but it returned without an error")
+
+
+# ---- equal up to a symmetry: signs of columns or rows, order of rows, names of clusters ----------------
+
+def align_signs(got, reference, *, along="columns"):
+    """`got` (a float array) with each column (`along="columns"`) or row (`"rows"`) negated where that brings it
+    nearer the same column (row) of `reference`, of the same shape: PCA directions, eigenvectors and singular
+    vectors are defined up to the sign of each.  A 1-D array is one vector: negated as a whole or not."""
+    got, reference = np.array(got, dtype=np.float64), np.asarray(reference, dtype=np.float64)
+    if got.shape != reference.shape or got.ndim not in (1, 2):
+        return got
+    if got.ndim == 1:
+        return -got if np.dot(got, reference) < 0 else got
+    if along not in ("columns", "rows"):
+        raise ValueError(f"align_signs: along={along!r}, expected 'columns' or 'rows'")
+    axis = 0 if along == "columns" else 1
+    with np.errstate(invalid="ignore"):
+        flip = np.sum(np.nan_to_num(got) * reference, axis=axis, keepdims=True) < 0
+    return np.where(flip, -got, got)
+
+
+def compare_up_to_sign(got, expected, *, atol, rtol=0.0, along="columns", what="your function's result",
+                       mistakes=(), mistakes_atol=None, pick="first"):
+    """`compare` after `align_signs(got, expected, along=...)`: each column (row) may come with either sign.
+
+    The mistakes' results are aligned to the learner's result the same way before `diagnose` compares them,
+    so a mistake is named whatever signs either came out with."""
+    aligned = align_signs(got, expected, along=along)
+
+    def aligned_mistakes():
+        return [(lambda candidate=candidate: align_signs(_evaluate(candidate, _as_float_array), aligned,
+                                                         along=along), hint)
+                for candidate, hint in (mistakes() if callable(mistakes) else mistakes)]
+
+    each = "" if np.ndim(got) < 2 else f" of each {along[:-1]}"
+    compare(aligned, expected, atol=atol, rtol=rtol, what=f"{what} (up to the sign{each})",
+            mistakes=aligned_mistakes if mistakes else (), mistakes_atol=mistakes_atol, pick=pick)
+
+
+def align_rows(got, reference):
+    """`got`'s rows reordered to follow `reference`'s (same shape): each reference row, nearest pairs first,
+    takes the nearest row of `got` not taken yet.  For results whose rows come in no set order (k-means
+    centroids, the components of a mixture)."""
+    got, reference = np.array(got, dtype=np.float64), np.asarray(reference, dtype=np.float64)
+    if got.shape != reference.shape or got.ndim != 2:
+        return got
+    distance = np.nan_to_num(np.sum((reference[:, None, :] - got[None, :, :]) ** 2, axis=2), nan=np.inf)
+    order = np.full(len(reference), -1)
+    for flat in np.argsort(distance, axis=None, kind="stable"):
+        row, column = divmod(int(flat), distance.shape[1])
+        if order[row] < 0 and column not in order:
+            order[row] = column
+    return got[order]
+
+
+def compare_up_to_order(got, expected, *, atol, rtol=0.0, what="your function's result", mistakes=(),
+                        mistakes_atol=None, pick="first"):
+    """`compare` after `align_rows(got, expected)`: the rows may come in any order (each mistake's result is
+    reordered to the learner's the same way before `diagnose` compares them)."""
+    aligned = align_rows(got, expected)
+
+    def aligned_mistakes():
+        return [(lambda candidate=candidate: align_rows(_evaluate(candidate, _as_float_array), aligned), hint)
+                for candidate, hint in (mistakes() if callable(mistakes) else mistakes)]
+
+    compare(aligned, expected, atol=atol, rtol=rtol, what=f"{what} (rows in any order)",
+            mistakes=aligned_mistakes if mistakes else (), mistakes_atol=mistakes_atol, pick=pick)
+
+
+def expect_same_partition(got, expected, *, what="the labels"):
+    """Fail unless the labels `got` (ints, from `as_int_list` or an int array) group the points exactly as
+    `expected` does, whatever number each group bears (cluster labels are defined up to renaming).
+    Returns {your label: expected label}.  The message names two points that one puts together and the
+    other apart."""
+    got, expected = [int(label) for label in np.ravel(got)], [int(label) for label in np.ravel(expected)]
+    if len(got) != len(expected):
+        fail(f"{what}: expected {len(expected)} labels (one per point), got {len(got)}")
+    mapping, first = {}, {}  # your label -> expected label; expected label -> first point bearing it
+    for point, (mine, theirs) in enumerate(zip(got, expected)):
+        if mine in mapping and mapping[mine] != theirs:
+            other = got.index(mine)
+            fail(f"{what}: points {other} and {point} are in one cluster in your labels ({mine}), but in two "
+                 f"in the expected ones ({expected[other]} and {theirs}); labels may be renamed, not merged")
+        if theirs in first and got[first[theirs]] != mine:
+            other = first[theirs]
+            fail(f"{what}: points {other} and {point} are in one cluster in the expected labels ({theirs}), but "
+                 f"in two in yours ({got[other]} and {mine}); labels may be renamed, not split")
+        mapping.setdefault(mine, theirs)
+        first.setdefault(theirs, point)
+    return mapping

@@ -25,7 +25,7 @@ import stat
 import zipfile
 from pathlib import Path
 
-from grader.exercise import REQUIRED_FILES
+from grader.exercise import REQUIRED_FILES, TRACK_HELPERS_FOLDER
 from grader.instructor.outputs.atomic import write_atomically
 from grader.pyodide.modules import PACKAGED_LIST
 from grader.track import used_steps
@@ -89,6 +89,8 @@ def build_autograder(assignment, output, options, importable):
     for exercise in _exercises(assignment):
         for name in REQUIRED_FILES:
             files[f"exercises/{exercise.id}/{name}"] = (exercise.path / name).read_bytes()
+        if exercise.track_helpers is not None:  # what its tests import as _track
+            files[f"exercises/{TRACK_HELPERS_FOLDER}/{exercise.track}.py"] = exercise.track_helpers.encode()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, content in files.items():

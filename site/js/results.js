@@ -123,13 +123,13 @@ function card(group, onLine) {
   const row = element("li", { className: `result-row ${first.status}${kind}` },
     iconNode, " ",
     element("span", { className: "result-status" }, label), " ",
-    element("span", { className: "result-name" }, name));
+    element("span", { className: "result-name" }, ...withCode(name)));
   const duration = group.reduce((sum, test) => sum + test.duration_ms, 0);
   if (duration > 0) {
     row.append(" ", element("span", { className: "result-duration" }, `(${formatDuration(duration)})`));
   }
   if (group.length > 1) {
-    row.append(element("ul", { className: "result-group" }, ...group.map((test) => element("li", {}, test.name))));
+    row.append(element("ul", { className: "result-group" }, ...group.map((test) => element("li", {}, ...withCode(test.name)))));
   }
   if (first.message) row.append(element("pre", { className: "result-message" }, ...withLineLinks(first.message, onLine)));
   const figure = first.comparison ? comparisonFigure(first.comparison) : null;
@@ -180,6 +180,14 @@ function points(value) {
 
 function formatDuration(ms) {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+// A test's name: `code` between backticks in <code>, as the statement and the page's test list show it
+// (sitebuild/render.py inline_code); an unpaired backtick is shown as written.
+function withCode(text) {
+  const parts = text.split("`");
+  if (parts.length % 2 === 0) return [text];
+  return parts.map((part, index) => (index % 2 ? element("code", {}, part) : part));
 }
 
 function element(tag, properties, ...children) {
