@@ -79,6 +79,7 @@ export class LossChart {
   addRow({ step, loss, elapsed, training }) {
     const cells = [String(step), format(training), format(loss), `${elapsed.toFixed(0)} s`];
     const row = document.createElement("tr");
+    row.dataset.heldOut = String(loss); // unrounded, for benchmarks/capstone.py
     for (const text of cells) row.append(Object.assign(document.createElement("td"), { textContent: text }));
     this.rows.append(row);
   }
