@@ -33,7 +33,7 @@ SCHEMA = {
     "model": {"n_layers": int, "n_heads": int, "d_model": int, "block_size": int},
     "training": {"batch_size": int, "max_lr": float, "min_lr": float, "warmup_steps": int, "max_steps": int,
                  "weight_decay": float, "max_norm": float, "seed": int, "sample_every": int},
-    "fine_tuning": {"max_lr": float, "min_lr": float, "warmup_steps": int, "max_steps": int},
+    "fine_tuning": {"batch_size": int, "max_lr": float, "min_lr": float, "warmup_steps": int, "max_steps": int},
     "pretraining": {"steps": int, "batch_size": int, "seed": int, "max_lr": float, "min_lr": float,
                     "warmup_steps": int},
 }

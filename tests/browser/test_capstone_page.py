@@ -138,6 +138,7 @@ def test_capstone_talks_trains_and_names_a_broken_step(page, isolated_base_url):
     kept_at = int(page.inner_text("#learn-kept").split("step ")[1].split(":")[0])
     held_out_rows = page.locator("#loss-rows tr").count()
     page.reload()
+    page.add_script_tag(path=str(AXE))
     page.wait_for_function("/^Restored from this browser/.test(document.getElementById('learn-status').textContent)",
                            timeout=LOAD_MS)
     assert f"at step {kept_at} " in page.inner_text("#learn-status")
