@@ -63,8 +63,8 @@ class Session:
 
     `config` = {"model": {n_layers, n_heads, d_model, block_size},
                 "training": {batch_size, max_lr, min_lr, warmup_steps, max_steps, weight_decay, max_norm, seed, ...},
-                "fine_tuning": {batch_size, max_lr, min_lr, warmup_steps, max_steps}: the schedule of weights loaded without
-                               one (trained weights, fine-tuned), the rest as "training",
+                "fine_tuning": {batch_size, max_lr, min_lr, warmup_steps, max_steps}: the schedule of weights
+                               loaded without one (trained weights, fine-tuned), the rest as "training",
                 "held_out": fraction of the text (its tail) kept for the held-out loss}
     (grader/capstone.py's `Capstone.session_config()`).
     """
