@@ -225,7 +225,8 @@ const ANSWERS = {
     ? null : `${kindOf(records)}, not ${n} steps each with a finite loss and rate`,
   held_out_loss: (loss) => isFinite(loss) ? null : `${kindOf(loss)}, not a finite loss`,
   step_times: (times) => isObject(times) && Object.keys(times).length <= MAX_STEP_TIMES
-      && Object.values(times).every((time) => isObject(time) && isCount(time.calls) && isFinite(time.ms) && time.ms >= 0)
+      && Object.values(times).every((time) => isObject(time) && isCount(time.calls) && isFinite(time.ms)
+        && time.ms >= 0)
     ? null : `${kindOf(times)}, not each step's calls and milliseconds`,
   start_generation: (value) => value === null ? null : `${kindOf(value)}, not nothing`,
   next_text: (text, n) => typeof text === "string" && text.length <= 2 * n && [...text].length === n
