@@ -6,13 +6,19 @@ learner pressing Start would; the figures are read from the page: steps/s, the t
 mean of the last 20 steps) at the first step, at 60 s and at 120 s, and the unigram baseline of the same text.
 Training on the page includes its held-out measurements every 50 steps and its samples every 100.
 
+Then, in a new page, it fine-tunes the pretrained weights (the page's other start, on its [fine_tuning]
+schedule) for FINE_TUNE seconds of training and prints the held-out loss the page showed before training (the
+pretrained weights') and its last measurement by then (every 50 steps):
+
+    fine-tune: held_out_pretrained=<float> held_out_60s=<float> at_step=<int> steps/s=<float>
+
 The native figure runs grader.core.capstone_session.Session here, with the same model, batch, text and steps
 (the references), on one BLAS thread as Pyodide has, and the ratio of the two speeds is printed before the last
 line, which is:
 
     capstone: steps/s=<float> loss_start=<float> loss_60s=<float> loss_120s=<float> unigram=<float>
 
-    python benchmarks/capstone.py [--site DIR] [--seconds 120]
+    python benchmarks/capstone.py [--site DIR] [--seconds 120] [--fine-tune-seconds 60]
 
 Without --site it builds the site into a temporary folder (validation comes from the build cache when warm).
 """
@@ -47,9 +53,12 @@ LOAD_MS = 180_000
 
 FIGURES = """() => {
     const error = document.getElementById('capstone-error');
+    const heldOut = [...document.querySelectorAll('#loss-rows tr')].map((row) => [
+        parseInt(row.cells[0].textContent), parseFloat(row.dataset.heldOut)]);
     return {
         step: parseInt(document.getElementById('stat-step').textContent) || 0,
         loss: parseFloat(document.getElementById('stat-loss').textContent),
+        held_out: heldOut,
         unigram: parseFloat(document.getElementById('stat-unigram').textContent),
         elapsed: parseFloat(document.getElementById('stat-elapsed').dataset.seconds ?? '0'),
         error: error.hidden ? null : error.innerText,
@@ -76,8 +85,8 @@ def build_site(out):
         sys.exit(f"build failed:\n{result.stdout}{result.stderr}")
 
 
-def train_in_page(browser, base, duration):
-    """{steps/s, loss_start, loss_60s, loss_<duration>s, unigram} as the page showed them."""
+def open_page(browser, base):
+    """A new page of the capstone, with the references saved as the learner's code, after its first text."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(f"{base}/capstone/capstone.json")
@@ -88,21 +97,48 @@ def train_in_page(browser, base, duration):
     # The Talk panel's first text (the pretrained weights) is written first: it does not share the CPU with training.
     page.wait_for_function("/characters generated|Train the model/.test(document.getElementById('talk-status')"
                            ".textContent) || !document.getElementById('capstone-error').hidden", timeout=LOAD_MS)
-    page.click("#train-start")
-    marks = {"loss_start": None, "loss_60s": None, f"loss_{duration:g}s": None}
+    return context, page
+
+
+def train_until(page, seconds, each):
+    """Reads the page's figures until `seconds` of training, calling each(figures); returns the last figures."""
     while True:
         figures = page.evaluate(FIGURES)
         if figures["error"]:
             sys.exit(f"the page stopped training: {figures['error']}")
+        each(figures)
+        if figures["elapsed"] >= seconds:
+            page.click("#train-stop")
+            return figures
+        time.sleep(0.25)
+
+
+def fine_tune_in_page(browser, base, seconds):
+    """{held_out_pretrained, held_out_<seconds>s, at_step, steps/s}: fine-tuning the pretrained weights."""
+    context, page = open_page(browser, base)
+    page.check("input[name=start-from][value=pretrained]")
+    page.click("#train-start")
+    figures = train_until(page, seconds, lambda figures: None)
+    context.close()
+    (_, before), (at_step, after) = figures["held_out"][0], figures["held_out"][-1]
+    return {"held_out_pretrained": before, f"held_out_{seconds:g}s": after, "at_step": at_step,
+            "steps/s": figures["step"] / figures["elapsed"]}
+
+
+def train_in_page(browser, base, duration):
+    """{steps/s, loss_start, loss_60s, loss_<duration>s, unigram} as the page showed them."""
+    context, page = open_page(browser, base)
+    page.click("#train-start")
+    marks = {"loss_start": None, "loss_60s": None, f"loss_{duration:g}s": None}
+
+    def mark(figures):
         if marks["loss_start"] is None and figures["step"] >= 1:
             marks["loss_start"] = figures["loss"]  # the first call trains one step: the first step's loss
         if marks["loss_60s"] is None and figures["elapsed"] >= 60:
             marks["loss_60s"] = figures["loss"]
-        if figures["elapsed"] >= duration:
-            marks[f"loss_{duration:g}s"] = figures["loss"]
-            break
-        time.sleep(0.25)
-    page.click("#train-stop")
+
+    figures = train_until(page, duration, mark)
+    marks[f"loss_{duration:g}s"] = figures["loss"]
     context.close()
     return {"steps/s": figures["step"] / figures["elapsed"], **marks, "unigram": figures["unigram"]}
 
@@ -111,6 +147,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--site", type=Path, help="a built site (default: build one into a temporary folder)")
     parser.add_argument("--seconds", type=float, default=120, help="seconds of training in the page")
+    parser.add_argument("--fine-tune-seconds", type=float, default=60, help="seconds of fine-tuning in the page")
     args = parser.parse_args()
 
     native = native_steps_per_second(NATIVE_SECONDS)
@@ -126,7 +163,11 @@ def main():
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                figures = train_in_page(browser, f"http://127.0.0.1:{server.server_address[1]}", args.seconds)
+                base = f"http://127.0.0.1:{server.server_address[1]}"
+                tuned = fine_tune_in_page(browser, base, args.fine_tune_seconds)
+                print("fine-tune: " + " ".join(f"{name}={value:.4f}" if isinstance(value, float) else f"{name}={value}"
+                                               for name, value in tuned.items()), flush=True)
+                figures = train_in_page(browser, base, args.seconds)
                 browser.close()
         finally:
             server.shutdown()

@@ -33,6 +33,7 @@ SCHEMA = {
     "model": {"n_layers": int, "n_heads": int, "d_model": int, "block_size": int},
     "training": {"batch_size": int, "max_lr": float, "min_lr": float, "warmup_steps": int, "max_steps": int,
                  "weight_decay": float, "max_norm": float, "seed": int, "sample_every": int},
+    "fine_tuning": {"batch_size": int, "max_lr": float, "min_lr": float, "warmup_steps": int, "max_steps": int},
     "pretraining": {"steps": int, "batch_size": int, "seed": int, "max_lr": float, "min_lr": float,
                     "warmup_steps": int},
 }
@@ -51,6 +52,7 @@ class Capstone:
     corpus: dict
     model: dict
     training: dict
+    fine_tuning: dict  # the schedule of training that starts from the pretrained weights
     pretraining: dict
     statement: str
     weights: Path | None   # weights.npz, when the weights script has made it
@@ -66,7 +68,8 @@ class Capstone:
 
     def session_config(self):
         """What grader.core.capstone_session.Session takes as its config."""
-        return {"model": dict(self.model), "training": dict(self.training), "held_out": self.corpus["held_out"]}
+        return {"model": dict(self.model), "training": dict(self.training), "fine_tuning": dict(self.fine_tuning),
+                "held_out": self.corpus["held_out"]}
 
 
 def load_capstone(root=EXERCISES_DIR):
@@ -102,7 +105,8 @@ def load_capstone(root=EXERCISES_DIR):
     weights = folder / "weights.npz"
     return Capstone(path=folder, title=top["title"], summary=summary, track=top["track"], step=max(steps) + 1,
                     uses=tuple(top["uses"]), corpus=tables["corpus"], model=tables["model"],
-                    training=tables["training"], pretraining=tables["pretraining"],
+                    training=tables["training"], fine_tuning=tables["fine_tuning"],
+                    pretraining=tables["pretraining"],
                     statement=_read_text(folder / "statement.md"), weights=weights if weights.is_file() else None)
 
 
@@ -229,7 +233,7 @@ def _check_corpus(corpus, error):
 
 
 def _check_model(tables, error):
-    for table in ("model", "training", "pretraining"):
+    for table in ("model", "training", "fine_tuning", "pretraining"):
         for key, value in tables[table].items():
             if key in MAY_BE_ZERO and value < 0:
                 raise error(key, f"{key} should be 0 or more, not {value}", table)

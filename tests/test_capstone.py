@@ -5,6 +5,7 @@ import dataclasses
 import hashlib
 import shutil
 import subprocess
+import time
 import tomllib
 from pathlib import Path
 
@@ -62,7 +63,7 @@ def test_loads_the_capstone_after_the_last_step(capstone):
     assert "train_step" in capstone.uses and "gpt_step" in capstone.uses
     assert capstone.weights == EXERCISES_DIR / "capstone" / "weights.npz"
     config = capstone.session_config()
-    assert set(config) == {"model", "training", "held_out"} and config["model"]["block_size"] > 0
+    assert set(config) == {"model", "training", "fine_tuning", "held_out"} and config["model"]["block_size"] > 0
 
 
 def test_reference_earlier_lists_every_step_dependencies_first(capstone, references):
@@ -425,6 +426,40 @@ def test_weights_round_trip_and_mismatches_are_refused(capstone, references):
         deeper.load_weights(data)
     with pytest.raises(ValueError, match="not a readable .npz file"):
         again.load_weights(b"not weights")
+
+
+def test_training_goes_on_from_weights_saved_with_its_state(capstone, references):
+    session, _ = tiny_session(capstone, references)
+    session.train(5)
+    again, _ = tiny_session(capstone, references, seed=9)
+    assert again.load_weights(session.weights_bytes(with_training=True)) == {"steps": 5}
+    assert again.opt["t"] == 5 and again.opt["m"]["W_E"] == pytest.approx(session.opt["m"]["W_E"], rel=1e-6)
+    went_on, expected = again.train(1)[0], session.train(1)[0]
+    assert went_on["step"] == expected["step"] == 6 and went_on["lr"] == expected["lr"]
+
+
+def test_weights_without_their_state_are_fine_tuned_at_the_lower_rate(capstone, references):
+    session, _ = tiny_session(capstone, references)
+    session.train(2)
+    again, _ = tiny_session(capstone, references)
+    again.load_weights(session.weights_bytes())
+    assert again.opt is None
+    tuning = capstone.fine_tuning
+    assert tuning["warmup_steps"] == 0 and tuning["max_lr"] < capstone.pretraining["min_lr"]
+    assert [record["lr"] for record in again.train(2)] == pytest.approx([tuning["max_lr"]] * 2, rel=1e-4)
+
+
+def test_step_times_count_each_steps_own_code(capstone, references):
+    session, _ = tiny_session(capstone, references)
+    started = time.perf_counter()
+    session.train(3)
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    times = session.step_times()
+    assert times["train_step"]["calls"] == 3 and times["adamw_step"]["calls"] > 3
+    assert times["lr_at"]["calls"] == 3 and "gpt_step" not in times
+    # Own times: together no more than the training took, train_step's without the steps it calls.
+    assert sum(time["ms"] for time in times.values()) <= elapsed_ms
+    assert times["train_step"]["ms"] < elapsed_ms / 2
 
 
 # ---- the weights script and the committed weights ---------------------------------------------------

@@ -14,6 +14,7 @@ with a traceback of the session's code.
 import io
 import math
 import operator
+import time
 
 import numpy as np
 
@@ -46,8 +47,10 @@ class Unusable(Exception):
     """Raised by a conversion of a step's result: str() says what the step returned ("a loss of nan, ...")."""
 
 
-# The steps whose code is running, innermost last (the page's worker asks which one posted a message).
+# The steps whose code is running, innermost last (the page's worker asks which one posted a message), and the
+# seconds spent so far in the steps each of them called (its own time leaves those out).
 _running = []
+_called_seconds = []
 
 
 def running_step():
@@ -60,6 +63,8 @@ class Session:
 
     `config` = {"model": {n_layers, n_heads, d_model, block_size},
                 "training": {batch_size, max_lr, min_lr, warmup_steps, max_steps, weight_decay, max_norm, seed, ...},
+                "fine_tuning": {batch_size, max_lr, min_lr, warmup_steps, max_steps}: the schedule of weights
+                               loaded without one (trained weights, fine-tuned), the rest as "training",
                 "held_out": fraction of the text (its tail) kept for the held-out loss}
     (grader/capstone.py's `Capstone.session_config()`).
     """
@@ -71,11 +76,14 @@ class Session:
         if self.model["d_model"] % self.model["n_heads"]:
             raise ValueError(f"d_model ({self.model['d_model']}) must be a multiple of n_heads "
                              f"({self.model['n_heads']})")
-        self.steps = _wrapped_steps(self.earlier)
+        self.schedules = {"training": self.training, "fine_tuning": {**self.training, **config["fine_tuning"]}}
+        self.times = {}          # exercise id -> [calls, seconds of its own code]: which step is slow
+        self.steps = _wrapped_steps(self.earlier, self.times)
         self.by_id = {step.exercise_id: step for step in self.earlier}
         self.vocab, self.params, self.opt = None, None, None
         self.steps_done = 0      # training steps the current weights have had, pretraining included
-        self.schedule_step = 0   # steps since the weights were set: where the learning-rate schedule is
+        self.schedule = "training"   # which of self.schedules the learning rate follows
+        self.schedule_step = 0   # where in it training is
         self.generation = None
 
     # ---- text -------------------------------------------------------------------------------------
@@ -129,11 +137,14 @@ class Session:
         self.params = {"W_E": rng.normal(0.0, EMBEDDING_STD, (len(self.vocab), C)),
                        "blocks": [block() for _ in range(L)], "lnf_g": np.full(C, FINAL_GAIN),
                        "lnf_b": np.zeros(C)}
-        self._weights_set(steps_done=0)
+        self._weights_set(steps_done=0, schedule="training", schedule_step=0)
 
     def load_weights(self, data):
         """Weights from .npz bytes (as weights_bytes writes them); refused unless the vocabulary and every
-        shape match this session's text and model.  Returns {"steps": training steps they have had}."""
+        shape match this session's text and model.  With the training state (weights_bytes(True)), training
+        goes on where it was: same schedule, step and optimiser state; without it (the pretrained weights),
+        training fine-tunes them (the "fine_tuning" schedule, from its start).
+        Returns {"steps": training steps they have had}."""
         self._need_text()
         try:
             archive = np.load(io.BytesIO(bytes(data)), allow_pickle=False)
@@ -145,10 +156,12 @@ class Session:
             raise ValueError(f"the weights were trained on a vocabulary of {len(vocab)} characters, "
                              f"this text has {len(self.vocab)}: {_vocab_difference(vocab, self.vocab)}")
         steps = int(arrays.pop("steps", 0))
-        shapes = self._shapes()
-        expected = {"W_E": shapes["W_E"], "lnf_g": shapes["lnf"], "lnf_b": shapes["lnf"]}
-        for i in range(self.model["n_layers"]):
-            expected.update({f"blocks.{i}.{key}": shape for key, shape in shapes["block"].items()})
+        schedule = str(arrays.pop("schedule", "fine_tuning"))
+        schedule_step = int(arrays.pop("schedule_step", 0))
+        if schedule not in self.schedules:
+            raise ValueError(f"the weights name an unknown schedule {schedule!r} (known: {', '.join(self.schedules)})")
+        opt = {name: arrays.pop(name) for name in [name for name in arrays if name.startswith("opt.")]}
+        expected = self._expected_shapes()
         unknown = sorted(set(arrays) - set(expected))
         missing = sorted(set(expected) - set(arrays))
         if unknown or missing:
@@ -159,23 +172,32 @@ class Session:
             if arrays[name].shape != shape:
                 raise ValueError(f"the weights do not fit this model ({self._model_text()}): {name} has shape "
                                  f"{arrays[name].shape}, expected {shape}")
-        as_float = {name: arrays[name].astype(np.float64) for name in expected}
-        self.params = {"W_E": as_float["W_E"], "lnf_g": as_float["lnf_g"], "lnf_b": as_float["lnf_b"],
-                       "blocks": [{key: as_float[f"blocks.{i}.{key}"] for key in BLOCK_KEYS}
-                                  for i in range(self.model["n_layers"])]}
-        self._weights_set(steps_done=steps)
+        self.params = self._tree(arrays)
+        self._weights_set(steps_done=steps, schedule=schedule, schedule_step=schedule_step)
+        self.opt = self._optimiser(opt)
         return {"steps": steps}
 
-    def weights_bytes(self):
-        """The current parameters as .npz bytes (float32: half the size, precise enough to sample from)."""
+    def weights_bytes(self, with_training=False):
+        """The current parameters as .npz bytes (float32: half the size, precise enough to sample from and to
+        train on); `with_training`: also the schedule, its step and the optimiser state, for load_weights to
+        go on training from (the optimiser state is left out when it holds what an .npz cannot: then training
+        goes on with a fresh one)."""
         self._need_weights()
-        arrays = {"W_E": self.params["W_E"], "lnf_g": self.params["lnf_g"], "lnf_b": self.params["lnf_b"]}
-        for i, block in enumerate(self.params["blocks"]):
-            arrays.update({f"blocks.{i}.{key}": value for key, value in block.items()})
+        arrays = _flat_tree(self.params)
+        extra = {}
+        if with_training:
+            extra = {"schedule": np.array(self.schedule), "schedule_step": np.array(self.schedule_step)}
+            extra.update(_optimiser_arrays(self.opt))
         out = io.BytesIO()
-        np.savez_compressed(out, vocab=np.array(self.vocab), steps=np.array(self.steps_done),
+        np.savez_compressed(out, vocab=np.array(self.vocab), steps=np.array(self.steps_done), **extra,
                             **{name: np.asarray(value, dtype=np.float32) for name, value in arrays.items()})
         return out.getvalue()
+
+    def step_times(self):
+        """{exercise id: {"calls", "ms"}}: the calls of each step so far and the milliseconds spent in its own
+        code (the steps it calls left out), for the steps called at least once."""
+        return {exercise_id: {"calls": calls, "ms": seconds * 1000}
+                for exercise_id, (calls, seconds) in self.times.items() if calls > 0}
 
     # ---- training ---------------------------------------------------------------------------------
 
@@ -183,7 +205,7 @@ class Session:
         """`n_steps` steps of train_step (step 35) on get_batch (32) batches at the rate lr_at (30) gives.
         Returns [{"step", "loss", "lr"}]; "step" counts from 1 since the weights were set."""
         self._need_weights()
-        t, n_heads = self.training, self.model["n_heads"]
+        t, n_heads = self.schedules[self.schedule], self.model["n_heads"]
         history = []
         for _ in range(int(n_steps)):
             lr = self._call("lr_at", self.schedule_step, t["max_lr"], t["min_lr"], t["warmup_steps"],
@@ -291,10 +313,40 @@ class Session:
             problem = f"{_kind(value)} that the session could not use ({type(exc).__name__}: {one_line(exc)})"
         raise StepFailed(step.label, step.exercise_id, f"{step.label.capitalize()} returned {problem}")
 
-    def _weights_set(self, steps_done):
+    def _weights_set(self, steps_done, schedule, schedule_step):
         self.opt, self.generation = None, None
-        self.steps_done, self.schedule_step = steps_done, 0
-        self.rng = np.random.default_rng(self.training["seed"])
+        self.steps_done, self.schedule, self.schedule_step = steps_done, schedule, schedule_step
+        # Training that goes on draws batches other than those it drew from its start.
+        seed = self.training["seed"]
+        self.rng = np.random.default_rng(seed if schedule_step == 0 else (seed, schedule_step))
+
+    def _expected_shapes(self):
+        """{name in the .npz: shape} of every parameter."""
+        shapes = self._shapes()
+        expected = {"W_E": shapes["W_E"], "lnf_g": shapes["lnf"], "lnf_b": shapes["lnf"]}
+        for i in range(self.model["n_layers"]):
+            expected.update({f"blocks.{i}.{key}": shape for key, shape in shapes["block"].items()})
+        return expected
+
+    def _tree(self, arrays):
+        """The parameter tree of float64 arrays from {name in the .npz: array}."""
+        as_float = {name: np.asarray(value, dtype=np.float64) for name, value in arrays.items()}
+        return {"W_E": as_float["W_E"], "lnf_g": as_float["lnf_g"], "lnf_b": as_float["lnf_b"],
+                "blocks": [{key: as_float[f"blocks.{i}.{key}"] for key in BLOCK_KEYS}
+                           for i in range(self.model["n_layers"])]}
+
+    def _optimiser(self, arrays):
+        """The optimiser state from the .npz's "opt." arrays (as _optimiser_arrays names them), or None (a fresh
+        one) when they are not all there with the parameters' shapes."""
+        expected = self._expected_shapes()
+        trees = {}
+        for part in ("m", "v"):
+            flat = {name: arrays.get(f"opt.{part}.{name}") for name in expected}
+            if any(value is None or value.shape != expected[name] for name, value in flat.items()):
+                return None
+            trees[part] = self._tree(flat)
+        others = {name[len("opt.other."):]: value for name, value in arrays.items() if name.startswith("opt.other.")}
+        return {**{key: value.item() if value.shape == () else value for key, value in others.items()}, **trees}
 
     def _shapes(self):
         C, V = self.model["d_model"], len(self.vocab)
@@ -318,8 +370,9 @@ class Session:
 
 # ---- the steps, wrapped ---------------------------------------------------------------------------
 
-def _wrapped_steps(earlier):
-    """{exercise id: wrapped entry function} for every step, each wrapped in every namespace that sees it."""
+def _wrapped_steps(earlier, times):
+    """{exercise id: wrapped entry function} for every step, each wrapped in every namespace that sees it; each
+    call adds to times[exercise id] = [calls, seconds in the step's own code]."""
     scope, error = load_earlier(earlier)
     if error is not None:
         failing = next((s for s in earlier if error.startswith(s.label.capitalize())), None)
@@ -334,7 +387,7 @@ def _wrapped_steps(earlier):
     if missing:
         raise ValueError(f"the capstone needs the steps {', '.join(missing)}, which were not given")
     raw = {step.entry: scope[step.entry] for step in earlier}
-    wrapped = {step.entry: _wrap(step, raw[step.entry], earlier) for step in earlier}
+    wrapped = {step.entry: _wrap(step, raw[step.entry], earlier, times) for step in earlier}
     for step in earlier:
         namespace = getattr(raw[step.entry], "__globals__", {})   # the module the step's code ran in
         for name, function in raw.items():
@@ -343,15 +396,15 @@ def _wrapped_steps(earlier):
     return {step.exercise_id: wrapped[step.entry] for step in earlier}
 
 
-def _wrap(step, function, earlier):
+def _wrap(step, function, earlier, times):
     check = RESULT_CHECKS.get(step.exercise_id)
     check_arguments = ARGUMENT_CHECKS.get(step.exercise_id)
     # A wrong argument is its caller's slip: the one step that uses this one, when there is one.
     callers = [s for s in earlier if step.exercise_id in s.uses]
     caller = callers[0] if len(callers) == 1 else None
+    spent = times.setdefault(step.exercise_id, [0, 0.0])
 
     def wrapped(*args, **kwargs):
-        _running.append(step)
         try:
             problem = check_arguments(*args, **kwargs) if check_arguments and caller else None
         except TypeError:  # other arguments than the step takes: the step's own call says what is wrong
@@ -359,6 +412,9 @@ def _wrap(step, function, earlier):
         if problem is not None:
             raise StepFailed(caller.label, caller.exercise_id,
                              f"{caller.label.capitalize()} called {step.entry} with {problem}")
+        _running.append(step)
+        _called_seconds.append(0.0)
+        started = time.perf_counter()
         try:
             result = function(*args, **kwargs)
         except (StepFailed, KeyboardInterrupt):
@@ -371,6 +427,11 @@ def _wrap(step, function, earlier):
                              f"{step.label.capitalize()} raised " + "\n".join(lines)) from None
         finally:
             _running.pop()
+            seconds = time.perf_counter() - started
+            spent[0] += 1
+            spent[1] += seconds - _called_seconds.pop()
+            if _called_seconds:
+                _called_seconds[-1] += seconds
         try:   # the checks call the result's own methods (len, comparisons), which may raise anything
             problem = (check(result, *args, **kwargs) if check else None) or _non_finite(result)
         except KeyboardInterrupt:
@@ -667,6 +728,34 @@ RESULT_CHECKS = {
     "layer_norm_backward": _layer_norm_backward, "causal_attention_backward": _causal_attention_backward,
     "transformer_block_backward": _transformer_block_backward, "embedding_backward": _embedding_backward,
 }
+
+
+def _flat_tree(tree):
+    """{name in the .npz: array} of a parameter tree (the parameters, or the optimiser's m or v)."""
+    arrays = {"W_E": tree["W_E"], "lnf_g": tree["lnf_g"], "lnf_b": tree["lnf_b"]}
+    for i, block in enumerate(tree["blocks"]):
+        arrays.update({f"blocks.{i}.{key}": block[key] for key in BLOCK_KEYS})
+    return arrays
+
+
+def _optimiser_arrays(opt):
+    """{"opt.m.<name>", "opt.v.<name>", "opt.other.<key>": array} of the optimiser state train_step returned (m and
+    v shaped like the parameters, checked when it returned them; its other keys, such as AdamW's step count,
+    numbers or numeric arrays), or {} when there is none or it holds something else."""
+    if opt is None:
+        return {}
+    arrays = {}
+    for part in ("m", "v"):
+        for name, value in _flat_tree(opt[part]).items():
+            arrays[f"opt.{part}.{name}"] = np.asarray(value, dtype=np.float32)
+    for key, value in opt.items():
+        if key in ("m", "v"):
+            continue
+        value = np.asarray(value) if isinstance(value, (int, float, np.number, np.ndarray)) else None
+        if not isinstance(key, str) or value is None or value.dtype.kind not in "iuf":
+            return {}
+        arrays[f"opt.other.{key}"] = value
+    return arrays
 
 
 def _vocab_summary(vocab):

@@ -18,6 +18,7 @@ const CALL_LIMIT_S = 30; // unless the page's data-call-limit says otherwise (te
 
 const MAX_ERROR_CHARS = 20_000; // of an error message shown (a step's traceback is trimmed to the learner's lines)
 const MAX_LABEL_CHARS = 200;
+const MAX_STEP_TIMES = 200; // steps timed: far more than any track has
 
 /** A call that failed: `label` names the step at fault ("your adamw_step (step 28)") and `exerciseId` is its id,
  * or both are null; `ended`: the worker is gone (time limit, crash), so a new session must be started. */
@@ -195,7 +196,7 @@ export class SessionClient {
 
 // The steps each method calls itself (grader/core/capstone_session.py); loading ("session-start") runs them all.
 const CALL_STEPS = {
-  init_weights: [], load_weights: [], weights_bytes: [], train: ["lr_at", "get_batch", "train_step"],
+  init_weights: [], load_weights: [], weights_bytes: [], step_times: [], train: ["lr_at", "get_batch", "train_step"],
   held_out_loss: ["gpt_logits", "cross_entropy"], start_generation: ["gpt_step"],
   next_text: ["gpt_step", "top_p_filter", "sample_token"],
 };
@@ -223,6 +224,10 @@ const ANSWERS = {
     isObject(record) && isCount(record.step) && isFinite(record.loss) && isFinite(record.lr))
     ? null : `${kindOf(records)}, not ${n} steps each with a finite loss and rate`,
   held_out_loss: (loss) => isFinite(loss) ? null : `${kindOf(loss)}, not a finite loss`,
+  step_times: (times) => isObject(times) && Object.keys(times).length <= MAX_STEP_TIMES
+      && Object.values(times).every((time) => isObject(time) && isCount(time.calls) && isFinite(time.ms)
+        && time.ms >= 0)
+    ? null : `${kindOf(times)}, not each step's calls and milliseconds`,
   start_generation: (value) => value === null ? null : `${kindOf(value)}, not nothing`,
   next_text: (text, n) => typeof text === "string" && text.length <= 2 * n && [...text].length === n
     ? null : `${kindOf(text)}, not ${n} characters`,

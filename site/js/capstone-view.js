@@ -4,7 +4,7 @@
 // session's error carries its id). Switching a step ends the sessions being started, as the panels end theirs.
 import { SessionClient } from "./capstone-session.js";
 import { earlierSteps, mountInScope, passedCode } from "./in-scope.js";
-import { mountLearn } from "./learn-panel.js";
+import { keptEvery, mountLearn } from "./learn-panel.js";
 import { storageGet } from "./storage.js";
 import { SCOPE_PREFIX } from "./saved-results.js";
 import { mountTalk } from "./talk-panel.js";
@@ -18,7 +18,8 @@ export function mountCapstone(runner) {
   const scope = document.getElementById("in-scope");
   let left = false;
   let panels = [];
-  let trained = null; // the learner's latest trained weights (.npz bytes)
+  let trained = null; // the learner's latest trained weights (.npz bytes), kept after `trainedAt` steps
+  let trainedAt = null;
   let starting = new AbortController(); // aborted when the steps change: the sessions being started end
   const inScope = mountInScope((what, save) => {
     try {
@@ -38,10 +39,15 @@ export function mountCapstone(runner) {
       startSession: (weights) => SessionClient.start(runner,
         { earlier: earlierSteps(data.uses), config: data.config, text, weights }, starting.signal),
       trainedWeights: () => trained,
-      keepWeights: (bytes) => {
+      trainedStep: () => trainedAt,
+      keptEvery: keptEvery(),
+      keepWeights: (bytes, step) => {
         trained = bytes;
+        trainedAt = step;
         talk.trainedChanged();
       },
+      storeKey: `training:${body.dataset.capstone}`,
+      showStepTimes,
       showError,
       clearError,
     };
@@ -53,6 +59,7 @@ export function mountCapstone(runner) {
   const onSwitch = (event) => {
     if (!event.target.closest(".scope-switch")) return;
     showCounts();
+    showStepTimes({}); // the next session times the steps as now chosen
     starting.abort();
     starting = new AbortController();
     for (const panel of panels) panel.restart();
@@ -65,6 +72,27 @@ export function mountCapstone(runner) {
       && storageGet(`${SCOPE_PREFIX}${dataset.exerciseId}`) !== "reference").length;
     document.getElementById("scope-counts").textContent =
       `${mine} your code, ${items.length - mine} the reference${items.length - mine === 1 ? "" : "s"}`;
+  }
+
+  // Beside each step: the milliseconds of its own code per call (the steps it calls left out) and its share of
+  // all the steps' time, from the Learn panel's session; in the list's summary, the slowest.
+  function showStepTimes(times) {
+    const total = Object.values(times).reduce((sum, time) => sum + time.ms, 0);
+    let slowest = null;
+    for (const item of scope.querySelectorAll("li[data-exercise-id]")) {
+      const time = times[item.dataset.exerciseId];
+      let span = item.querySelector(".scope-time");
+      if (span === null) {
+        span = Object.assign(document.createElement("span"), { className: "scope-time" });
+        item.querySelector(".scope-source").after(span);
+      }
+      span.textContent = time === undefined ? "" : `${perCall(time)} ms a call, ${share(time.ms, total)} % of the time`;
+      if (time !== undefined && (slowest === null || time.ms > slowest.time.ms)) slowest = { time, item };
+    }
+    const summary = document.getElementById("scope-slowest");
+    summary.textContent = slowest === null || total === 0 ? "" : `; slowest: ${slowest.item.dataset.entry} `
+      + `(${slowest.item.classList.contains("is-reference") ? "reference" : "yours"}), `
+      + `${share(slowest.time.ms, total)} % of the time`;
   }
 
   function showError(err) {
@@ -100,6 +128,15 @@ export function mountCapstone(runner) {
     inScope.unmount();
     for (const panel of panels) panel.unmount();
   };
+}
+
+function perCall({ calls, ms }) {
+  const value = ms / Math.max(calls, 1);
+  return value.toFixed(value >= 10 ? 0 : value >= 1 ? 1 : 2);
+}
+
+function share(ms, total) {
+  return total > 0 ? Math.round((100 * ms) / total) : 0;
 }
 
 // {data (capstone.json), text, pretrained (.npz bytes, or null when the build has no weights)}

@@ -1,20 +1,32 @@
 // The capstone's Learn panel (#learn): training from scratch or from the pretrained weights, through the learner's
 // steps, a few steps per call (Stop acts between calls, in every loop), with the loss curve (loss-chart.js), the figures, samples
 // every `sample_every` steps and the samples before and after side by side. The weights are kept every
-// EVAL_EVERY steps, so that training can resume in a new session after one ended (a step over the time limit).
+// EVAL_EVERY steps with their training state (schedule step, optimiser), so that training can resume in a new
+// session after one ended (a step over the time limit), and in this browser (training-store.js), so that a
+// reload restores it. From random weights training follows [training]'s schedule; from the pretrained weights,
+// [fine_tuning]'s (a lower rate, no warm-up: the session picks it for weights loaded without a schedule).
+// A failing step is named here too, in the status under the buttons, where the learner is looking.
 import { format, LossChart } from "./loss-chart.js";
+import { forgetTraining, loadTraining, saveTraining } from "./training-store.js";
 
 const CALL_MS = 300; // aimed-at duration of one training call: short enough for Stop to feel immediate
 const MAX_STEPS_PER_CALL = 50;
 // Steps between held-out measurements (and kept weights), unless the page's data-eval-every says otherwise (tests).
 const EVAL_EVERY = 50;
+
+/** Steps between kept weights (and held-out measurements). */
+export function keptEvery() {
+  return Number(document.body.dataset.evalEvery) || EVAL_EVERY;
+}
 const SAMPLE_LENGTH = 200;
 const SAMPLE_CHUNK = 50;
 const SAMPLE_SETTINGS = { prompt: "", temperature: 0.8, topP: 0.9 };
+const TIMES_EVERY_MS = 2000; // how often the steps' times are asked for while training
+const RECORD_VERSION = 1; // of what is kept in this browser
 
 /**
- * model: {startSession(weights), pretrained, config, showError(err), clearError(), keepWeights(bytes)}.
- * Returns {restart(), unmount()}.
+ * model: {startSession(weights), pretrained, config, storeKey, showError(err), clearError(), keepWeights(bytes,
+ * step), showStepTimes(times)}. Returns {restart(), unmount()}.
  */
 export function mountLearn(model) {
   const startButton = document.getElementById("train-start");
@@ -27,9 +39,12 @@ export function mountLearn(model) {
   const after = document.getElementById("sample-after");
   const afterTitle = document.getElementById("sample-after-title");
   const sampleLog = document.getElementById("sample-log");
+  const kept = document.getElementById("learn-kept");
   const chart = new LossChart(document.getElementById("loss-chart"), document.getElementById("loss-chart-caption"),
     document.getElementById("loss-rows"));
-  const { max_steps: maxSteps, sample_every: sampleEvery = 100, seed = 1 } = model.config.training;
+  const { sample_every: sampleEvery = 100, seed = 1 } = model.config.training;
+  const schedules = { scratch: model.config.training, pretrained: { ...model.config.training,
+    ...model.config.fine_tuning } };
   const pretrainedChoice = document.querySelector("input[name=start-from][value=pretrained]");
   pretrainedChoice.disabled = model.pretrained === null;
 
@@ -37,17 +52,27 @@ export function mountLearn(model) {
   let training = false;
   let stopRequested = false;
   let left = false;
-  // The training shown: {steps, seconds (of training, pauses left out), kept (weights at step keptAt)}
+  // The training shown: {from ("scratch" or "pretrained"), maxSteps (its schedule's), steps, seconds (of training,
+  // pauses left out), kept (weights with their training state at step keptAt, after keptSeconds), samples}
   let run = null;
+  let timesAsked = 0;
+  showPlaceholders();
+  loadTraining(model.storeKey).then((record) => {
+    if (record !== null && run === null && !left) restore(record);
+  });
 
   async function start() {
-    const fromPretrained = document.querySelector("input[name=start-from]:checked")?.value === "pretrained";
+    const from = document.querySelector("input[name=start-from]:checked")?.value === "pretrained"
+      ? "pretrained" : "scratch";
+    const fromPretrained = from === "pretrained";
     session?.end();
     session = null;
-    run = { steps: 0, seconds: 0, kept: null, keptAt: 0, lastEval: 0, lastSample: 0 };
-    for (const pre of [before, after]) pre.textContent = "";
+    run = { from, maxSteps: schedules[from].max_steps, steps: 0, seconds: 0, kept: null, keptAt: 0, keptSeconds: 0,
+      lastEval: 0, lastSample: 0, samples: [] };
+    forgetTraining(model.storeKey);
+    kept.textContent = "";
+    showPlaceholders();
     sampleLog.replaceChildren();
-    afterTitle.textContent = "After training";
     await train(async () => {
       session = await model.startSession(fromPretrained ? model.pretrained : null);
       if (!fromPretrained) await session.call("init_weights", seed);
@@ -56,6 +81,7 @@ export function mountLearn(model) {
       showStats();
       status.textContent = "Sampling before training…";
       before.textContent = await sample();
+      before.classList.remove("is-placeholder");
       chart.addHeldOut(0, await session.call("held_out_loss"), 0);
       stats["held-out"].textContent = format(chart.heldOut.at(-1).loss);
     });
@@ -66,6 +92,7 @@ export function mountLearn(model) {
       if (session && !session.ended) return;
       session = await model.startSession(run.kept);
       run.steps = run.keptAt; // what came after the kept weights is lost with the session that ended
+      run.seconds = run.keptSeconds;
       run.lastEval = run.keptAt;
       run.lastSample = Math.min(run.lastSample, run.keptAt);
       chart.rollBack(run.keptAt);
@@ -83,9 +110,10 @@ export function mountLearn(model) {
       await prepare();
       startedAt = performance.now();
       status.textContent = "Training…";
-      while (!stopRequested && !left && run.steps < maxSteps) {
+      await showStepTimes();
+      while (!stopRequested && !left && run.steps < run.maxSteps) {
         const callStarted = performance.now();
-        const records = await session.call("train", Math.min(stepsPerCall, maxSteps - run.steps));
+        const records = await session.call("train", Math.min(stepsPerCall, run.maxSteps - run.steps));
         const callMs = performance.now() - callStarted;
         stepsPerCall = Math.max(1, Math.min(MAX_STEPS_PER_CALL,
           Math.round(stepsPerCall * CALL_MS / Math.max(callMs, 1))));
@@ -94,11 +122,12 @@ export function mountLearn(model) {
           loss: record.loss })));
         const elapsed = run.seconds + (performance.now() - startedAt) / 1000;
         showStats(elapsed);
-        const evalEvery = Number(document.body.dataset.evalEvery) || EVAL_EVERY;
-        if (run.steps - run.lastEval >= evalEvery) await evaluate(elapsed);
+        if (run.steps - run.lastEval >= keptEvery()) await evaluate(elapsed);
         if (run.steps - run.lastSample >= sampleEvery) await sampleAfter();
+        if (performance.now() - timesAsked >= TIMES_EVERY_MS) await showStepTimes();
       }
-      status.textContent = run.steps >= maxSteps ? `Done: the schedule's ${maxSteps} steps are over.`
+      await showStepTimes();
+      status.textContent = run.steps >= run.maxSteps ? `Done: the schedule's ${run.maxSteps} steps are over.`
         : stopRequested ? `Stopped at step ${run.steps}. Resume continues from there.` : "";
     } catch (err) {
       if (left) return;
@@ -108,7 +137,7 @@ export function mountLearn(model) {
           : `Stopped at step ${run.steps}: the steps changed. Resume continues with them.`;
         return;
       }
-      status.textContent = `Training stopped at step ${run.steps}.`;
+      showFailure(err);
       model.showError(err);
     } finally {
       run.seconds += (performance.now() - startedAt) / 1000;
@@ -121,19 +150,90 @@ export function mountLearn(model) {
     const loss = await session.call("held_out_loss");
     chart.addHeldOut(run.steps, loss, elapsed);
     stats["held-out"].textContent = format(loss);
-    run.kept = await session.call("weights_bytes");
+    run.kept = await session.call("weights_bytes", true);
     run.keptAt = run.steps;
-    model.keepWeights(run.kept);
+    run.keptSeconds = elapsed;
+    model.keepWeights(run.kept, run.keptAt);
+    const record = { version: RECORD_VERSION, savedAt: Date.now(), from: run.from, steps: run.keptAt,
+      seconds: elapsed, weights: run.kept, chart: chart.state(), lastSample: run.lastSample, samples: run.samples,
+      before: before.textContent };
+    const keptAt = run.keptAt;
+    saveTraining(model.storeKey, record).then((error) => {
+      if (left) return;
+      kept.textContent = error === null
+        ? `Kept in this browser at step ${keptAt}: a reload continues from there.`
+        : `This browser did not keep the training (${error.message}): a reload starts again.`;
+    });
+  }
+
+  // A record saved by evaluate(): the panel as it was then, ready to resume (Start over forgets it).
+  function restore(record) {
+    const valid = record.version === RECORD_VERSION && record.weights instanceof Uint8Array
+      && schedules[record.from] !== undefined && Number.isSafeInteger(record.steps)
+      && Array.isArray(record.samples) && Array.isArray(record.chart?.train) && Array.isArray(record.chart?.heldOut);
+    if (!valid) {
+      console.warn("Ignoring the saved training: not what this page saves.");
+      return;
+    }
+    run = { from: record.from, maxSteps: schedules[record.from].max_steps, steps: record.steps,
+      seconds: record.seconds, kept: record.weights, keptAt: record.steps, keptSeconds: record.seconds,
+      lastEval: record.steps, lastSample: record.lastSample, samples: [] };
+    document.querySelector(`input[name=start-from][value=${record.from}]`).checked = true;
+    chart.restore(record.chart);
+    stats.unigram.textContent = format(record.chart.unigram);
+    stats["held-out"].textContent = format(record.chart.heldOut.at(-1)?.loss ?? null);
+    showStats(record.seconds);
+    before.textContent = record.before;
+    before.classList.toggle("is-placeholder", !record.before);
+    for (const { step, text } of record.samples) addSample(step, text);
+    model.keepWeights(run.kept, run.keptAt);
+    const when = new Date(record.savedAt).toLocaleString();
+    status.textContent = `Restored from this browser: training from ${record.from === "scratch" ? "random weights"
+      : "the pretrained weights"}, at step ${record.steps} (kept ${when}). Resume continues from there; `
+      + "Start over begins again and forgets it.";
+    setTraining(false);
+  }
+
+  // The failing step and why, in the Learn card (the whole message is in the error box above).
+  function showFailure(err) {
+    const lines = err.message.split("\n").filter((line) => line.trim());
+    const first = lines[0] ?? "";
+    const label = typeof err.label === "string" ? err.label : null;
+    const named = label === null ? first
+      : first.startsWith(capitalized(label)) ? `${label}${first.slice(label.length)}` : `${label} failed. ${first}`;
+    const link = Object.assign(document.createElement("a"), { href: "#capstone-error",
+      textContent: "The whole message is above." });
+    status.replaceChildren(`Training stopped at step ${run.steps}: ${named}`, ...(lines.length > 1 ? [" ", link] : []));
+  }
+
+  async function showStepTimes() {
+    timesAsked = performance.now();
+    model.showStepTimes(await session.call("step_times"));
+  }
+
+  // What the empty sample panels will hold, and when.
+  function showPlaceholders() {
+    before.textContent = "Written when training starts: the model's text before its first step.";
+    after.textContent = `Written every ${sampleEvery} training steps, the first after step ${sampleEvery}.`;
+    afterTitle.textContent = "After training";
+    for (const pre of [before, after]) pre.classList.add("is-placeholder");
   }
 
   async function sampleAfter() {
     run.lastSample = run.steps;
     const text = await sample();
+    addSample(run.steps, text);
+  }
+
+  // A sample after `step`: in the After panel and the log of every sample.
+  function addSample(step, text) {
+    run.samples.push({ step, text });
     after.textContent = text;
-    afterTitle.textContent = `After ${run.steps} steps`;
+    after.classList.remove("is-placeholder");
+    afterTitle.textContent = `After ${step} steps`;
     const item = document.createElement("li");
     const heading = Object.assign(document.createElement("p"), { className: "sample-step" });
-    heading.textContent = `Step ${run.steps}`;
+    heading.textContent = `Step ${step}`;
     const pre = Object.assign(document.createElement("pre"), { className: "capstone-text" });
     pre.textContent = text;
     item.append(heading, pre);
@@ -165,7 +265,7 @@ export function mountLearn(model) {
     const focused = document.activeElement;
     startButton.disabled = on;
     stopButton.hidden = !on;
-    resumeButton.hidden = on || run === null || run.steps >= maxSteps
+    resumeButton.hidden = on || run === null || run.steps >= run.maxSteps
       || ((session === null || session.ended) && run.kept === null);
     startButton.textContent = run === null ? "Start training" : "Start over";
     if (on && (focused === startButton || focused === resumeButton)) stopButton.focus();
@@ -182,6 +282,10 @@ export function mountLearn(model) {
   stopButton.addEventListener("click", onStop);
   resumeButton.addEventListener("click", onResume);
   startButton.disabled = false;
+
+  function capitalized(text) {
+    return text[0].toUpperCase() + text.slice(1);
+  }
 
   return {
     /** The steps in scope changed: training stops; Resume continues in a new session from the weights kept. */

@@ -70,11 +70,31 @@ export class LossChart {
 
   /** Adds a held-out measurement after `step`, with its row in the table (`elapsed`: seconds of training). */
   addHeldOut(step, loss, elapsed) {
-    this.heldOut.push({ step, loss });
-    const cells = [String(step), format(this.latestTraining()), format(loss), `${elapsed.toFixed(0)} s`];
+    const training = this.latestTraining();
+    this.heldOut.push({ step, loss, elapsed, training });
+    this.addRow(this.heldOut.at(-1));
+    this.draw();
+  }
+
+  addRow({ step, loss, elapsed, training }) {
+    const cells = [String(step), format(training), format(loss), `${elapsed.toFixed(0)} s`];
     const row = document.createElement("tr");
+    row.dataset.heldOut = String(loss); // unrounded, for benchmarks/capstone.py
     for (const text of cells) row.append(Object.assign(document.createElement("td"), { textContent: text }));
     this.rows.append(row);
+  }
+
+  /** What restore() takes: plain data (the page keeps it across reloads with the weights). */
+  state() {
+    return { unigram: this.unigram, train: this.train, heldOut: this.heldOut };
+  }
+
+  /** The curves of state(), as they were (the running mean starts again from the next step). */
+  restore({ unigram, train, heldOut }) {
+    this.reset(unigram);
+    this.train = train;
+    this.heldOut = heldOut;
+    for (const point of heldOut) this.addRow(point);
     this.draw();
   }
 

@@ -4,8 +4,9 @@
 const CHUNK = 8; // characters per call: a few tens of milliseconds
 
 /**
- * model: {startSession(weights), pretrained (.npz bytes, or null), trainedWeights() (bytes or null),
- * showError(err), clearError()}. Generates a first text at once. Returns {trainedChanged(), restart(), unmount()}.
+ * model: {startSession(weights), pretrained (.npz bytes, or null), trainedWeights() (bytes or null), trainedStep()
+ * (the step they were kept at, or null), keptEvery (steps between kept weights), showError(err), clearError()}.
+ * Generates a first text at once. Returns {trainedChanged(), restart(), unmount()}.
  */
 export function mountTalk(model) {
   const form = document.getElementById("talk-form");
@@ -29,6 +30,16 @@ export function mountTalk(model) {
   const pretrainedOption = weightsChoice.querySelector("option[value=pretrained]");
   pretrainedOption.disabled = model.pretrained === null;
   if (model.pretrained === null) pretrainedOption.textContent = "Pretrained (none in this build)";
+  const trainedOption = weightsChoice.querySelector("option[value=trained]");
+  showTrained();
+
+  // The learner's weights, once training has kept some; until then the option says when it will have them.
+  function showTrained() {
+    const step = model.trainedStep();
+    trainedOption.disabled = step === null;
+    trainedOption.textContent = step === null ? `Yours: after ${model.keptEvery} steps of training below`
+      : `Yours, trained ${step} steps`;
+  }
 
   function ensureSession() {
     if (session && !session.ended) return Promise.resolve(session);
@@ -116,8 +127,7 @@ export function mountTalk(model) {
   return {
     /** The learner's trained weights changed (or appeared). */
     trainedChanged() {
-      const option = weightsChoice.querySelector("option[value=trained]");
-      option.disabled = model.trainedWeights() === null;
+      showTrained();
     },
     /** The steps in scope changed: the next Generate starts a new session with them (the view ends one being
      * started). */

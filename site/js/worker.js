@@ -118,7 +118,7 @@ def run(spec_json, source, earlier_json, post, take_raw_output, post_stuck, firs
         emit({"event": "stdout", "text": raw_output, "test": None})
 
 session = None
-SESSION_METHODS = {"set_text", "init_weights", "load_weights", "weights_bytes", "train", "held_out_loss",
+SESSION_METHODS = {"set_text", "init_weights", "load_weights", "weights_bytes", "step_times", "train", "held_out_loss",
                    "start_generation", "next_text"}
 
 def session_outcome(call, max_bytes):

@@ -1,7 +1,8 @@
 """The capstone page in Chromium: with the references saved as the learner's passing code, the pretrained model
 writes words at once through the learner's steps, training from scratch brings the loss below the unigram
-baseline, the trained model samples, a broken step stops training with a message naming it, and axe finds
-nothing (light and dark, desktop and phone).
+baseline, each step's time is shown, the trained model samples, a reload restores the training and Resume goes on
+from it, a broken step stops training with a message naming it (in the Learn card too), and axe finds nothing
+(light and dark, desktop and phone).
 
 One page does it all: each page boots Python, and training takes a while (it stops as soon as the loss is
 below the baseline: under a hundred steps).
@@ -91,6 +92,11 @@ def test_capstone_talks_trains_and_names_a_broken_step(page, isolated_base_url):
     assert len(page.inner_text("#talk-output")) < 5000
     assert page.locator("#generate-button").is_enabled()
 
+    # Before training, the empty panels say when they fill.
+    assert page.inner_text("#sample-after") == "Written every 100 training steps, the first after step 100."
+    assert "before its first step" in page.inner_text("#sample-before")
+    assert page.inner_text("#talk-model option[value=trained]") == "Yours: after 50 steps of training below"
+
     # Learn: from scratch, until the training loss (a running mean) is below the unigram baseline.
     page.click("#train-start")
     page.wait_for_function("""() => {
@@ -107,8 +113,14 @@ def test_capstone_talks_trains_and_names_a_broken_step(page, isolated_base_url):
     assert page.locator("#loss-chart polyline.chart-train").count() == 1
     assert page.locator("#loss-chart line.chart-unigram").count() >= 1
     assert page.locator("#train-resume").is_visible()
-
-    # The trained weights sample in the Talk panel.
+    # Each step's own time per call (in the list, closed), and the slowest named in the list's summary.
+    for exercise_id in ("train_step", "adamw_step", "gpt_loss_and_grads", "get_batch"):
+        assert re.fullmatch(r"\d+(\.\d+)? ms a call, \d+ % of the time",
+                            page.text_content(f"#in-scope li[data-exercise-id={exercise_id}] .scope-time"))
+    assert re.fullmatch(r"; slowest: \w+ \(yours\), \d+ % of the time", page.inner_text("#scope-slowest"))
+    assert re.fullmatch(r"Yours, trained \d+ steps", page.inner_text("#talk-model option[value=trained]"))
+    assert re.fullmatch(r"Kept in this browser at step \d+: a reload continues from there\.",
+                        page.inner_text("#learn-kept"))
     page.select_option("#talk-model", "trained")
     page.fill("#talk-length", "60")
     page.click("#generate-button")
@@ -122,6 +134,24 @@ def test_capstone_talks_trains_and_names_a_broken_step(page, isolated_base_url):
     page.mouse.move(0, 0)  # axe checks the page as it looks, not a button under the pointer
     violations = check_everywhere(page, "capstone after training", phone_panes=None)
 
+    # A reload restores the training kept last (weights, optimiser and schedule, the curve); Resume goes on from it.
+    kept_at = int(page.inner_text("#learn-kept").split("step ")[1].split(":")[0])
+    held_out_rows = page.locator("#loss-rows tr").count()
+    page.reload()
+    page.add_script_tag(path=str(AXE))
+    page.wait_for_function("/^Restored from this browser/.test(document.getElementById('learn-status').textContent)",
+                           timeout=LOAD_MS)
+    assert f"at step {kept_at} " in page.inner_text("#learn-status")
+    assert int(page.inner_text("#stat-step")) == kept_at and page.locator("#loss-rows tr").count() == held_out_rows
+    loss_kept = figure(page, "loss")
+    assert page.inner_text("#train-start") == "Start over" and page.locator("#train-resume").is_visible()
+    page.click("#train-resume")
+    page.wait_for_function("step => parseInt(document.getElementById('stat-step').textContent) >= step + 20",
+                           arg=kept_at, timeout=TRAIN_MS)
+    page.click("#train-stop")
+    page.wait_for_function("/^Stopped at step/.test(document.getElementById('learn-status').textContent)")
+    assert figure(page, "loss") < figure(page, "unigram") and abs(figure(page, "loss") - loss_kept) < 0.5
+
     # A broken adamw_step, saved as the learner's: the switch restarts the model with it; training stops at once.
     page.evaluate("code => localStorage.setItem('mlex:passed:adamw_step', code)", BROKEN_ADAMW)
     page.click("#in-scope summary")
@@ -132,6 +162,9 @@ def test_capstone_talks_trains_and_names_a_broken_step(page, isolated_base_url):
     assert error.locator(".capstone-error-title").inner_text() == "Stopped by your adamw_step (step 28)"
     assert "shape (3,)" in error.inner_text()
     assert "is-failing" in page.locator("#in-scope li[data-exercise-id=adamw_step]").get_attribute("class")
+    # ... and in the Learn card, where the learner pressed Start.
+    status = page.inner_text("#learn-status")
+    assert re.match(r"Training stopped at step 0: your adamw_step \(step 28\) returned .*shape \(3,\)", status), status
     page.mouse.move(0, 0)
     violations += check_everywhere(page, "capstone with a step error", phone_panes=None, phone_contrast=False)
     assert not violations, "\n".join(violations)
