@@ -129,3 +129,26 @@ def test_every_primitive_takes_the_seed_first(exercise):
     # A 2-D natural shape is flattened (`.reshape(-1)`, "flattened"); a 1-D one is already flat, shape `(n,)`.
     assert re.search(r"reshape\(-1\)|flattened|already\s+flat|shape `\(n,\)`", exercise.statement), \
         "the statement names the natural shape the result flattens"
+
+
+# The steps whose method is the point of the step (AUTHORING.md: "hidden or given"): their formula is left to the
+# hints and how_it_works.md, and exercise.toml's hidden_formulas keeps it out of the starter (the loader refuses a
+# starter that holds one). The other steps implement a definition their statement states.
+FORMULA_IS_THE_POINT = {
+    "build-gpt": {"relative_shift", "softmax", "causal_attention", "cross_entropy", "cross_entropy_grad",
+                  "linear_backward", "gelu_backward", "softmax_backward", "layer_norm_backward",
+                  "causal_attention_backward", "embedding_backward", "transformer_block_backward",
+                  "gpt_loss_and_grads", "get_batch", "bpe_train", "bpe_encode", "attention_with_cache", "gpt_step",
+                  "top_p_filter"},
+    "primitives": {"variance_scaling", "orthogonal"},
+}
+
+
+@pytest.mark.parametrize("exercise", load_all(), ids=lambda e: e.id)
+def test_the_steps_that_teach_a_method_keep_it_out_of_the_starter(exercise):
+    hidden = exercise.id in FORMULA_IS_THE_POINT[exercise.track]
+    assert bool(exercise.hidden_formulas) == hidden, (
+        f"{exercise.id}: " + ("its method is the point: list its formula in hidden_formulas" if hidden
+                              else "states its formula: no hidden_formulas, or add it to FORMULA_IS_THE_POINT"))
+    if hidden:
+        assert exercise.how_it_works, f"{exercise.id}: the method it hides is explained in how_it_works.md"
