@@ -87,7 +87,8 @@ def tests_problems(exercise):
                 + track_helpers_problems(exercise))
     spec = exercise.grading_spec()
     # In a child, as `check` loads them: printing, hanging or exiting while loading is refused there.
-    refused = _refused_by_check(spec, hidden_folders(exercise))
+    # Keyed on what loading depends on (no points: a dict, unhashable), so that unchanged tests load once.
+    refused = _refused_by_check(dataclasses.replace(spec, exercise_id="", points=None), hidden_folders(exercise))
     if refused is not None:
         return None, [*problems, refused]
     try:
@@ -117,7 +118,7 @@ def tests_problems(exercise):
 def _refused_by_check(spec, hidden):
     """Why `check` would refuse to load these hidden tests (TestsError's message), or None."""
     try:
-        load_test_names(dataclasses.replace(spec, exercise_id="", points=None), hidden=hidden)
+        load_test_names(spec, hidden=hidden)
     except TestsError as exc:
         return str(exc)
     return None
