@@ -107,11 +107,11 @@ def test_the_site_opens_and_grades_offline_after_one_visit(context, page, base_u
     follow(page, "a[rel=next]", TRACK[1])
     assert grade_in_page(page, solution(TRACK[1]))["passed"]
     page.goto(f"{base_url}/")
-    assert page.locator(f'a[href="exercises/{TRACK[2]}/"]').is_visible()
+    assert page.locator(f'a.exercise-link[href="exercises/{TRACK[2]}/"]').is_visible()
     # The index filtered by the URL (a tag's link) opens offline too: the page without its query, filtered.
     page.goto(f"{base_url}/index.html?tag=attention")
     assert page.locator("#filter-tag").input_value() == "attention"
-    assert page.locator(f'a[href="exercises/{TRACK[2]}/"]').is_hidden()  # not tagged attention
+    assert page.locator(f'a.exercise-link[href="exercises/{TRACK[2]}/"]').is_hidden()  # not tagged attention
 
 
 @pytest.fixture
